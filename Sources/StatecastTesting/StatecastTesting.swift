@@ -1,0 +1,3 @@
+import Clocks
+import CustomDump
+import IssueReporting

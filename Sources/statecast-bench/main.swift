@@ -1,0 +1,18 @@
+import Foundation
+
+/// `statecast-bench [section ...]`: runs the named sections (all when none is named)
+/// and prints one table per section. Build with `-c release`.
+///
+/// Each section lives in its own file and registers itself here by name.
+let sections: [(name: String, run: () async throws -> Void)] = [
+]
+
+let requested = Set(CommandLine.arguments.dropFirst())
+let unknown = requested.subtracting(sections.map(\.name))
+if !unknown.isEmpty {
+  print("unknown section(s): \(unknown.sorted().joined(separator: ", ")); known: \(sections.map(\.name).joined(separator: ", "))")
+  exit(2)
+}
+for section in sections where requested.isEmpty || requested.contains(section.name) {
+  try await section.run()
+}

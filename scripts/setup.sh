@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks to build and run Statecast.
+#   scripts/setup.sh          what the server needs (libwebsockets, OpenSSL, pkg-config)
+#   scripts/setup.sh --test   also what the tests need (Chromium, Python packages)
+set -euo pipefail
+
+packages=(libwebsockets-dev libssl-dev pkg-config openssl)
+if [ "${1:-}" = "--test" ]; then
+  packages+=(chromium python3-pip)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "${1:-}" = "--test" ]; then
+  python3 -c 'import playwright, jsonpatch, websockets, pytest' 2>/dev/null \
+    || python3 -m pip install -q playwright jsonpatch websockets pytest
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    echo "swift is at /opt/swift/usr/bin: add it to PATH" >&2
+  else
+    echo "Swift 6 is required: https://www.swift.org/install/linux/" >&2
+  fi
+  exit 1
+fi
