@@ -1,0 +1,109 @@
+/// The single entry for change: holds one feature's state, runs its reducer for every
+/// action, publishes each new state, and owns every task its effects, middlewares and
+/// event sources run.
+///
+/// **Order.** The store is an actor: actions sent concurrently from many tasks are
+/// processed one at a time, in the order they reach the store's executor. Each
+/// ``send(_:)`` runs the reducer, the observers, and any `.send` follow-up actions to
+/// completion before the next action starts; actions sent in sequence by one task are
+/// processed in that sequence.
+///
+/// **Ownership.** Effects, middlewares and event sources run in tasks owned by the
+/// store. ``close()`` cancels them all and waits until they have ended; releasing the
+/// store cancels them too. No task outlives its store.
+///
+/// **Errors.** An error thrown by an effect goes to that effect's `catch:` handler,
+/// which may turn it into an action; otherwise, like errors from middlewares, event
+/// sources and effect handlers, it goes to `onError` (by default a line on standard
+/// error). The store keeps running.
+///
+/// ```swift
+/// let store = Store(
+///   initialState: Counter(),
+///   reducer: counter,
+///   middlewares: [.favouritesSaving(dependencies: .live)]
+/// )
+/// await store.send(.incrementTapped)
+/// await store.send(.nthPrimeTapped).finish()
+/// print(await store.state)
+/// await store.close()
+/// ```
+public actor Store<State: Sendable, Action: Sendable> {
+  /// The current state; it changes only through ``send(_:)``.
+  public internal(set) var state: State
+
+  /// Whether ``close()`` has been called; a closed store ignores actions.
+  public internal(set) var isClosed = false
+
+  let reducer: Reducer<State, Action>
+  let middlewares: [Middleware<State, Action>]
+  let onError: @Sendable (any Error) -> Void
+  let tasks = TaskRegistry()
+  var observers: [Observer] = []
+
+  /// Creates a store and starts its event sources.
+  ///
+  /// - Parameters:
+  ///   - initialState: the state before any action.
+  ///   - reducer: decides every state change and the effects to run.
+  ///   - middlewares: async functions run for every action, concurrently, after the
+  ///     reducer; an action one returns is sent back into the store.
+  ///   - eventSources: streams of outside events, run until the store closes.
+  ///   - onError: where errors of effects, middlewares and event sources go when no
+  ///     `catch:` handler takes them. Called on an arbitrary thread.
+  public init(
+    initialState: State,
+    reducer: Reducer<State, Action>,
+    middlewares: [Middleware<State, Action>] = [],
+    eventSources: [EventSource<Action>] = [],
+    onError: @escaping @Sendable (any Error) -> Void = { writeUnhandledError($0) }
+  ) {
+    self.state = initialState
+    self.reducer = reducer
+    self.middlewares = middlewares
+    self.onError = onError
+    for source in eventSources {
+      Self.start(source, registry: tasks, store: self, onError: onError)
+    }
+  }
+
+  deinit {
+    tasks.cancelAll()
+    for observer in observers { observer.onClose?() }
+  }
+
+  /// Sends an action: runs the reducer now, notifies the observers, then starts the
+  /// action's effects and all middlewares.
+  ///
+  /// Before it returns, `.send` follow-up actions from the reducer are processed too,
+  /// in order. Actions that effects and middlewares send later come back through
+  /// this method. An action sent to a closed store is ignored.
+  ///
+  /// With no effect and no middleware, no task is created.
+  ///
+  /// - Returns: the work the action started; ``StoreTask/finish()`` waits for it.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    guard !isClosed else { return StoreTask() }
+    let effect = reducer.reduce(into: &state, action: action)
+    if !observers.isEmpty { notifyObservers() }
+    if effect.isNone && middlewares.isEmpty { return StoreTask() }
+    return startWork(of: action, effect: effect)
+  }
+
+  /// Cancels every task the store owns (effects, middlewares, event sources), waits
+  /// until all of them have ended, and ends every ``states`` sequence. Afterwards the
+  /// store ignores actions. Calling it again waits the same way.
+  public func close() async {
+    if !isClosed {
+      isClosed = true
+      let closing = observers
+      observers = []
+      for observer in closing { observer.onClose?() }
+    }
+    await tasks.closeAndCancelAll()
+  }
+
+  /// The registry of the store's tasks, for the TestStore's checks.
+  package nonisolated var ownedTasks: TaskRegistry { tasks }
+}
