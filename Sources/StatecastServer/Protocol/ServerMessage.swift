@@ -1,0 +1,96 @@
+import StatecastJSON
+
+/// Builds the frames the server sends, as UTF-8 JSON ready for the transport.
+///
+/// Frames are written straight into a byte buffer rather than built as a `JSON` object
+/// and serialized, because a patch frame is built once per store change and shared by
+/// every member of a topic: the `ops` array is the only part with real size.
+enum ServerMessage {
+  /// The name and version a server announces in `hello`.
+  static let serverName = "statecast/1"
+
+  static func hello(session: String) -> OutboundFrame {
+    frame { bytes in
+      append("{\"op\":\"hello\",\"session\":", to: &bytes)
+      JSON.string(session).serialize(into: &bytes)
+      append(",\"server\":", to: &bytes)
+      JSON.string(serverName).serialize(into: &bytes)
+      bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// A `reply` with `status: ok` and any extra fields the request defines.
+  static func ok(ref: Int64?, _ extra: KeyValuePairs<String, JSON> = [:]) -> OutboundFrame {
+    frame { bytes in
+      appendReplyHead(ref: ref, status: "ok", to: &bytes)
+      for (key, value) in extra {
+        bytes.append(UInt8(ascii: ","))
+        JSON.string(key).serialize(into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        value.serialize(into: &bytes)
+      }
+      bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// A `reply` with `status: error` and the error's code and message.
+  static func error(ref: Int64?, _ error: ProtocolError) -> OutboundFrame {
+    frame { bytes in
+      appendReplyHead(ref: ref, status: "error", to: &bytes)
+      append(",\"error\":{\"code\":", to: &bytes)
+      JSON.string(error.code.rawValue).serialize(into: &bytes)
+      append(",\"message\":", to: &bytes)
+      JSON.string(error.message).serialize(into: &bytes)
+      append("}}", to: &bytes)
+    }
+  }
+
+  static func snapshot(topic: String, rev: Int, state: JSON) -> OutboundFrame {
+    frame { bytes in
+      append("{\"op\":\"snapshot\",\"topic\":", to: &bytes)
+      JSON.string(topic).serialize(into: &bytes)
+      append(",\"rev\":\(rev),\"state\":", to: &bytes)
+      state.serialize(into: &bytes)
+      bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  static func patch(topic: String, rev: Int, patch: JSONPatch) -> OutboundFrame {
+    frame { bytes in
+      append("{\"op\":\"patch\",\"topic\":", to: &bytes)
+      JSON.string(topic).serialize(into: &bytes)
+      append(",\"rev\":\(rev),\"ops\":", to: &bytes)
+      patch.json.serialize(into: &bytes)
+      bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  static func closed(topic: String, reason: String) -> OutboundFrame {
+    frame { bytes in
+      append("{\"op\":\"closed\",\"topic\":", to: &bytes)
+      JSON.string(topic).serialize(into: &bytes)
+      append(",\"reason\":", to: &bytes)
+      JSON.string(reason).serialize(into: &bytes)
+      bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static func appendReplyHead(ref: Int64?, status: StaticString, to bytes: inout [UInt8]) {
+    append("{\"op\":\"reply\",\"ref\":", to: &bytes)
+    append(ref.map(String.init) ?? "null", to: &bytes)
+    append(",\"status\":\"", to: &bytes)
+    status.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  private static func append(_ text: String, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: text.utf8)
+  }
+
+  private static func frame(_ write: (inout [UInt8]) -> Void) -> OutboundFrame {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(128)
+    write(&bytes)
+    return OutboundFrame(text: bytes)
+  }
+}

@@ -1,0 +1,41 @@
+/// Everything a ``StatecastServer`` can be told, with PROTOCOL.md's defaults.
+public struct ServerConfiguration: Sendable {
+  /// The address to listen on; `0.0.0.0` for every interface (as in a container).
+  public var host = "127.0.0.1"
+  /// The port; `0` picks a free one (``StatecastServer/start()`` returns it).
+  public var port = 8080
+  /// The directory of static files (`index.html`, `statecast.js`, pages), or `nil`.
+  public var publicDirectory: String? = "Public"
+  /// Path prefixes answered with one page of the public directory whatever follows,
+  /// e.g. `["/music": "music.html"]`, so that deep links load the app that reads them.
+  public var appPages: [String: String] = [:]
+  /// PEM certificate and key: the same port then serves https and wss.
+  public var tls: TLSConfiguration?
+  /// Serve `/echo`, a plain WebSocket echo (for conformance suites and benchmarks).
+  public var echo = false
+  /// Origins allowed to open a WebSocket besides the page's own host.
+  public var allowedOrigins: [String] = []
+
+  /// The largest inbound message in bytes, after reassembly; one more is `too_large`.
+  public var maxMessageSize = 65_536
+  /// The deepest nesting of arrays and objects an inbound message may have.
+  public var maxMessageDepth = 64
+  /// How often an idle peer is pinged.
+  public var pingInterval: Duration = .seconds(20)
+  /// How long a peer may stay silent (not even a pong) before it is closed.
+  public var idleTimeout: Duration = .seconds(60)
+
+  /// How long a session whose socket dropped is kept for a resume.
+  public var sessionGracePeriod: Duration = .seconds(30)
+  /// Actions a connection may send at once before `rate_limited`.
+  public var actionBurst = 1_000
+  /// Actions per second a connection's allowance refills at.
+  public var actionsPerSecond = 1_000.0
+  /// Error replies within ``misbehaviourWindow`` after which a peer is closed with 1008.
+  public var misbehaviourLimit = 100
+  public var misbehaviourWindow: Duration = .seconds(10)
+  /// How long shutdown waits for stores to finish or cancel their effects.
+  public var shutdownDeadline: Duration = .seconds(5)
+
+  public init() {}
+}

@@ -1,0 +1,201 @@
+import Foundation
+import StatecastJSON
+
+/// Ties sockets to sessions and sessions to topics: the transport's handler.
+///
+/// The transport calls the `transport…` methods on its service thread; they only
+/// update tables and queue work, never run app code. Everything else runs on
+/// connection tasks.
+///
+/// Thread safety: the three tables below `lock` are guarded by it; the lock is never
+/// held across an `await` or a call into a topic or a session.
+final class ConnectionHub: TransportHandler, @unchecked Sendable {
+  let configuration: ServerConfiguration
+  private let routes: [Route]
+  /// Set once, before the transport starts.
+  private(set) var sink: any FrameSink = DisconnectedSink()
+
+  private let lock = NSLock()
+  private var connections: [ConnectionID: Connection] = [:]
+  private var sessions: [String: Session] = [:]
+  private var sharedTopics: [String: Task<any TopicHost, any Error>] = [:]
+
+  init(configuration: ServerConfiguration, routes: [Route]) {
+    self.configuration = configuration
+    self.routes = routes
+  }
+
+  func connect(to sink: any FrameSink) {
+    self.sink = sink
+  }
+
+  // MARK: Transport events (service thread)
+
+  /// Service thread: a socket finished its upgrade. It gets a fresh session and `hello`.
+  func transportOpened(_ id: ConnectionID) {
+    let session = Session(connection: id)
+    let connection = Connection(id: id, session: session, hub: self)
+    lock.withLock {
+      sessions[session.id] = session
+      connections[id] = connection
+    }
+    sink.send(ServerMessage.hello(session: session.id), to: id)
+    Task {
+      await connection.run()
+      self.connectionEnded(connection)
+    }
+  }
+
+  /// Service thread.
+  func transportReceived(_ id: ConnectionID, message: [UInt8]) {
+    lock.withLock { connections[id] }?.receive(.message(message))
+  }
+
+  /// Service thread.
+  func transportRejectedTooLarge(_ id: ConnectionID) {
+    lock.withLock { connections[id] }?.receive(.tooLarge)
+  }
+
+  /// Service thread: a congested socket drained; topics that skipped patches catch up.
+  func transportDrained(_ id: ConnectionID) {
+    guard let session = lock.withLock({ connections[id]?.session }) else { return }
+    for topic in session.allTopics { topic.resync(session.id) }
+  }
+
+  /// Service thread: the socket is gone. Its loop ends after queued messages.
+  func transportClosed(_ id: ConnectionID) {
+    lock.withLock { connections.removeValue(forKey: id) }?.finish()
+  }
+
+  // MARK: Connection tasks
+
+  /// Called when a connection's message loop has ended: its session, if it is still on
+  /// this socket, waits the grace period for a resume and then expires.
+  private func connectionEnded(_ connection: Connection) {
+    let session = connection.session
+    let grace = configuration.sessionGracePeriod
+    let disconnected = session.disconnect(from: connection.id) {
+      Task {
+        try? await Task.sleep(for: grace)
+        guard !Task.isCancelled else { return }
+        await self.expire(session)
+      }
+    }
+    guard disconnected else { return }
+    for topic in session.allTopics { topic.detach(session.id) }
+  }
+
+  private func expire(_ session: Session) async {
+    guard session.isDisconnected else { return }
+    let removed = lock.withLock { () -> Bool in
+      guard sessions[session.id] === session else { return false }
+      sessions[session.id] = nil
+      return true
+    }
+    guard removed else { return }
+    for topic in session.removeAllTopics() { await topic.remove(session.id) }
+  }
+
+  /// `hello` with an earlier session id: moves that session onto `connection` and
+  /// queues what each listed topic missed. Returns the session now in force, or `nil`
+  /// when the id is unknown or expired (the socket keeps its fresh session).
+  func resume(_ id: String, revisions: [String: Int], on connection: Connection) -> Session? {
+    let fresh = connection.session
+    guard id != fresh.id, let old = lock.withLock({ sessions[id] }) else { return nil }
+    lock.withLock { sessions[fresh.id] = nil }
+    if let previous = old.moveTo(connection.id) {
+      sink.close(previous, code: 4000, reason: "session resumed elsewhere")
+    }
+    for topic in old.allTopics {
+      topic.reattach(old.id, connection: connection.id, after: revisions[topic.topic])
+    }
+    return old
+  }
+
+  /// `join`: finds the route, makes or finds the topic, adds the session as a member
+  /// and queues the snapshot. Joining a joined topic queues a fresh snapshot.
+  func join(_ topic: String, params: JSON, session: Session, connection: ConnectionID) async throws {
+    guard let (route, parameters) = route(for: topic) else {
+      throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
+    }
+    let request = JoinRequest(topic: topic, parameters: parameters, params: params, session: session.id)
+    guard route.canJoin(request) else {
+      throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
+    }
+    if let host = session.topic(topic) {
+      host.attach(request, connection: connection)
+      return
+    }
+    let host: any TopicHost
+    switch route.sharing {
+    case .perSession: host = try await route.makeHost(request, sink)
+    case .shared: host = try await sharedTopic(topic, route: route, request: request)
+    }
+    session.add(host)
+    host.attach(request, connection: connection)
+  }
+
+  /// The shared topic of that name, made once even when many browsers join at once.
+  private func sharedTopic(_ topic: String, route: Route, request: JoinRequest) async throws -> any TopicHost {
+    let sink = self.sink
+    let task = lock.withLock {
+      if let existing = sharedTopics[topic] { return existing }
+      let made = Task { try await route.makeHost(request, sink) }
+      sharedTopics[topic] = made
+      return made
+    }
+    do {
+      return try await task.value
+    } catch {
+      lock.withLock { if sharedTopics[topic] == task { sharedTopics[topic] = nil } }
+      throw error
+    }
+  }
+
+  private func route(for topic: String) -> (Route, [String: String])? {
+    for route in routes {
+      if let parameters = route.pattern.match(topic) { return (route, parameters) }
+    }
+    return nil
+  }
+
+  // MARK: Shutdown
+
+  /// Ends every message loop and closes every store, cancelling their effects, within
+  /// the configured deadline. The transport has closed the sockets before this runs.
+  func shutdown() async {
+    let (allConnections, allSessions, shared) = lock.withLock {
+      defer {
+        connections = [:]
+        sessions = [:]
+        sharedTopics = [:]
+      }
+      return (Array(connections.values), Array(sessions.values), Array(sharedTopics.values))
+    }
+    for connection in allConnections { connection.finish() }
+    let deadline = configuration.shutdownDeadline
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        await withTaskGroup(of: Void.self) { closing in
+          for session in allSessions {
+            for topic in session.removeAllTopics() {
+              closing.addTask { await topic.remove(session.id) }
+            }
+          }
+          for task in shared {
+            closing.addTask { await (try? await task.value)?.close() }
+          }
+        }
+      }
+      group.addTask { try? await Task.sleep(for: deadline) }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+}
+
+/// The sink before the transport is connected: drops everything.
+private struct DisconnectedSink: FrameSink {
+  func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome { .closed }
+  func close(_ connection: ConnectionID, code: UInt16, reason: String) {}
+}

@@ -1,0 +1,19 @@
+/// Makes the unguessable name of a session.
+///
+/// A session id is a bearer credential: whoever presents it in a `hello` takes the
+/// session over after a reconnect. So it carries 128 bits from the system's
+/// cryptographic generator (`SystemRandomNumberGenerator` reads `getrandom` on Linux),
+/// more than a UUID's 122, written as 32 lowercase hex digits.
+enum SessionID {
+  static func make() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let high = generator.next() as UInt64
+    let low = generator.next() as UInt64
+    return hex(high) + hex(low)
+  }
+
+  private static func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}

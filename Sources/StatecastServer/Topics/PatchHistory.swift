@@ -1,0 +1,38 @@
+/// The last patch frames of a topic, kept so that a browser that reconnects within the
+/// grace period gets exactly the patches it missed instead of a whole snapshot.
+///
+/// A fixed-size ring: appending never allocates once full, and a resume that asks for
+/// revisions older than the ring holds falls back to a snapshot.
+struct PatchHistory: Sendable {
+  private var frames: [OutboundFrame] = []
+  private var head = 0
+  /// The revision of the newest frame (the frame at `newestRev` is the patch from
+  /// `newestRev - 1` to `newestRev`).
+  private var newestRev = 0
+  let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// Records the patch frame that moved the topic to `rev` (which is the previous one + 1).
+  mutating func append(_ frame: OutboundFrame, rev: Int) {
+    guard capacity > 0 else { return }
+    if frames.count < capacity {
+      frames.append(frame)
+    } else {
+      frames[head] = frame
+      head = (head + 1) % capacity
+    }
+    newestRev = rev
+  }
+
+  /// The frames that take a client from `rev` to the newest revision, oldest first, or
+  /// `nil` if the history no longer reaches back to `rev`.
+  func frames(after rev: Int) -> [OutboundFrame]? {
+    let missing = newestRev - rev
+    guard missing >= 0, missing <= frames.count else { return nil }
+    let oldest = frames.count - missing
+    return (oldest..<frames.count).map { frames[(head + $0) % frames.count] }
+  }
+}
