@@ -1,0 +1,375 @@
+/**
+ * The protocol client: one connection, the topics joined over it, and the handshake
+ * that carries them across reconnects.
+ *
+ * `statecast.js` creates the page's single client; tests and other hosts create their
+ * own with a fake WebSocket. The client keeps each topic's state in step with the
+ * server: snapshots replace it, patches advance it one revision at a time, and a gap
+ * or a patch that does not apply triggers a resync (a re-join, answered with a fresh
+ * snapshot). After a reconnect it resumes the old session with each topic's last
+ * revision, or re-joins every topic when the server no longer knows the session.
+ *
+ * @example
+ * const client = new Client({ url: "ws://127.0.0.1:8080/ws" });
+ * client.start();
+ * const counter = client.join("counter");
+ * client.on("connectionstatechange", ({ state }) => console.log(state));
+ * @module
+ */
+
+import { Connection } from "./connection.js";
+import { Emitter } from "./emitter.js";
+import { StatecastError } from "./error.js";
+import { PatchError, applyPatch, deepEqual } from "./patch.js";
+import { Topic } from "./topic.js";
+
+/**
+ * @typedef {"connecting" | "connected" | "disconnected"} ConnectionState
+ * - `connecting`: a socket is opening, or the session is being resumed
+ * - `connected`: greeted by the server and resumed; actions flow
+ * - `disconnected`: the socket dropped; waiting (back-off) before the next attempt,
+ *   or stopped
+ */
+
+/**
+ * Client events (listen with `client.on(type, fn)`):
+ * - `connectionstatechange` `{ state, previous }`
+ * - `error` `{ error: StatecastError, topic?: string, action?: unknown }`: every
+ *   error reply from the server and every failed join, also logged to the console
+ * - `resync` `{ topic, reason }`: a topic re-joined to repair a gap or a bad patch
+ * - `trace` `{ direction: "in" | "out", message, bytes }`: every message, when
+ *   `client.tracing` is true (the debug panel turns it on)
+ * @typedef {string} ClientEvent
+ */
+
+export class Client extends Emitter {
+  /**
+   * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
+   */
+  constructor(options) {
+    super();
+    /** @type {ConnectionState} */
+    this.connectionState = "disconnected";
+    /** @type {string | null} the session in force (from the server's hello or a resume) */
+    this.session = null;
+    /** Whether any socket has been connected so far (the banner says "reconnecting" then). */
+    this.everConnected = false;
+    /** @type {Map<string, Topic>} */
+    this.topics = new Map();
+    /** @type {Set<string>} topics left while the socket was down, to leave on resume */
+    this.pendingLeaves = new Set();
+    this.tracingEnabled = false;
+    this.connection = new Connection({
+      ...options,
+      onHello: (hello) => this.greeted(hello),
+      onMessage: (message) => this.received(message),
+      onStatus: (status, detail) => this.transportChanged(status, detail),
+    });
+  }
+
+  /** Opens the connection (idempotent). */
+  start() {
+    this.connection.start();
+  }
+
+  /** Closes the connection for good; waiting requests reject with `stopped`. */
+  stop() {
+    this.connection.stop();
+    this.setState("disconnected");
+  }
+
+  /** Retries at once instead of waiting out the back-off. */
+  retryNow() {
+    this.connection.retryNow();
+  }
+
+  /** Whether every message is reported as a `trace` event (for the debug panel). */
+  get tracing() {
+    return this.tracingEnabled;
+  }
+
+  set tracing(enabled) {
+    this.tracingEnabled = enabled;
+    this.connection.options.onTrace = enabled ? (entry) => this.emit("trace", entry) : undefined;
+  }
+
+  /**
+   * Joins a topic, or returns the handle already joined under that name. Passing
+   * params that differ from the current ones re-joins with the new params.
+   * @param {string} name
+   * @param {Record<string, unknown>} [params]
+   * @returns {Topic}
+   */
+  join(name, params) {
+    if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
+    const existing = this.topics.get(name);
+    if (existing && existing.active) {
+      existing.holders++;
+      if (params !== undefined && !deepEqual(params, existing.params)) {
+        existing.rejoin(params).catch(() => {});
+      }
+      return existing;
+    }
+    const topic = new Topic(this, name, params);
+    this.topics.set(name, topic);
+    this.pendingLeaves.delete(name);
+    if (this.connectionState === "connected") this.sendJoin(topic).catch(() => {});
+    return topic;
+  }
+
+  /**
+   * @internal
+   * @param {Topic} topic
+   * @returns {Promise<void>}
+   */
+  rejoin(topic) {
+    if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
+    if (this.connectionState !== "connected") return topic.ready.then(() => {});
+    return this.sendJoin(topic);
+  }
+
+  /**
+   * @internal Sends the actions waiting on a topic once it is joined on a live socket.
+   * @param {Topic} topic
+   */
+  flush(topic) {
+    if (!topic.joinedHere || this.connectionState !== "connected" || !this.connection.isOpen) return;
+    const queue = topic.queue;
+    topic.queue = [];
+    for (const entry of queue) this.sendAction(topic, entry);
+  }
+
+  /**
+   * @internal Leaves a topic on behalf of its last holder.
+   * @param {Topic} topic
+   */
+  release(topic) {
+    const wasJoinedHere = topic.joinedHere;
+    topic.end("left", new StatecastError("not_joined", `topic "${topic.name}" was left`, { topic: topic.name }));
+    if (this.topics.get(topic.name) === topic) this.topics.delete(topic.name);
+    if (this.connectionState === "connected" && wasJoinedHere) {
+      this.sendLeave(topic.name);
+    } else {
+      this.pendingLeaves.add(topic.name);
+    }
+  }
+
+  /** @param {string} name */
+  sendLeave(name) {
+    this.connection.request({ op: "leave", topic: name }).then(
+      () => this.pendingLeaves.delete(name),
+      () => this.pendingLeaves.add(name),
+    );
+  }
+
+  /**
+   * @param {Topic} topic
+   * @param {{ action: unknown, resolve: (reply: any) => void, reject: (error: Error) => void }} entry
+   */
+  sendAction(topic, entry) {
+    const context = { topic: topic.name, action: entry.action };
+    this.connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
+      (reply) => {
+        if (reply.status === "ok") {
+          entry.resolve(reply);
+        } else {
+          const error = StatecastError.fromReply(reply, context);
+          this.report(error, context);
+          entry.reject(error);
+        }
+      },
+      (/** @type {StatecastError} */ error) => {
+        error.topic = topic.name;
+        error.action = entry.action;
+        entry.reject(error);
+      },
+    );
+  }
+
+  /**
+   * @param {Topic} topic
+   * @returns {Promise<void>}
+   */
+  sendJoin(topic) {
+    /** @type {Record<string, unknown>} */
+    const message = { op: "join", topic: topic.name };
+    if (topic.params !== undefined) message.params = topic.params;
+    return this.connection.request(message).then(
+      (reply) => {
+        if (this.topics.get(topic.name) !== topic || !topic.active) return;
+        if (reply.status === "ok") {
+          topic.markJoined();
+          this.flush(topic);
+        } else {
+          const error = StatecastError.fromReply(reply, { topic: topic.name });
+          this.report(error, { topic: topic.name });
+          topic.end("failed", error);
+          this.topics.delete(topic.name);
+          throw error;
+        }
+      },
+      (/** @type {StatecastError} */ error) => {
+        // The socket dropped: the next handshake joins the topic again.
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * Re-joins a topic whose mirror went out of step; patches are ignored until the
+   * fresh snapshot arrives.
+   * @param {Topic} topic
+   * @param {string} reason
+   */
+  resync(topic, reason) {
+    if (topic.resyncing) return;
+    console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
+    topic.resyncing = true;
+    this.emit("resync", { topic: topic.name, reason });
+    if (this.connection.isOpen) {
+      this.sendJoin(topic).catch(() => {});
+    }
+  }
+
+  /**
+   * @param {"connecting" | "open" | "closed"} status
+   * @param {{ code?: number, reason?: string, delay?: number }} [detail]
+   */
+  transportChanged(status, detail) {
+    if (status === "connecting") {
+      this.setState("connecting");
+      return;
+    }
+    if (status === "closed") {
+      for (const topic of this.topics.values()) {
+        topic.joinedHere = false;
+        topic.resyncing = false;
+      }
+      this.setState("disconnected", detail);
+    }
+  }
+
+  /**
+   * The server greeted a new socket: resume the previous session or join afresh.
+   * @param {any} hello
+   */
+  async greeted(hello) {
+    const fresh = typeof hello.session === "string" ? hello.session : null;
+    const previous = this.session;
+    /** @type {Record<string, number>} */
+    const resume = {};
+    for (const topic of this.topics.values()) {
+      if (topic.active && typeof topic.rev === "number") resume[topic.name] = topic.rev;
+    }
+    let resumed = false;
+    if (previous !== null && (Object.keys(resume).length > 0 || this.pendingLeaves.size > 0)) {
+      let reply;
+      try {
+        reply = await this.connection.request({ op: "hello", session: previous, resume });
+      } catch {
+        return; // The socket dropped during the handshake; the next one starts over.
+      }
+      if (reply.status === "ok" && reply.resumed === true) {
+        resumed = true;
+        this.session = typeof reply.session === "string" ? reply.session : previous;
+        for (const name of Object.keys(resume)) this.topics.get(name)?.markJoined();
+        for (const name of [...this.pendingLeaves]) this.sendLeave(name);
+      } else {
+        this.session = typeof reply.session === "string" ? reply.session : fresh;
+      }
+    } else {
+      this.session = fresh;
+    }
+    if (!resumed) this.pendingLeaves.clear();
+    this.everConnected = true;
+    this.setState("connected");
+    for (const topic of [...this.topics.values()]) {
+      if (!topic.active) continue;
+      if (topic.joinedHere) this.flush(topic);
+      else this.sendJoin(topic).catch(() => {});
+    }
+  }
+
+  /** @param {any} message */
+  received(message) {
+    switch (message.op) {
+      case "snapshot": {
+        const topic = this.activeTopic(message.topic);
+        if (!topic || typeof message.rev !== "number") return;
+        topic.applySnapshot(message.rev, message.state);
+        return;
+      }
+      case "patch": {
+        const topic = this.activeTopic(message.topic);
+        if (!topic) return;
+        this.patch(topic, message);
+        return;
+      }
+      case "closed": {
+        const topic = this.activeTopic(message.topic);
+        if (!topic) return;
+        const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
+        topic.closedReason = reason;
+        this.topics.delete(topic.name);
+        topic.end("closed", new StatecastError("not_joined", `topic "${topic.name}" was closed: ${reason}`, { topic: topic.name }));
+        return;
+      }
+      case "reply": {
+        if (message.status === "error") this.report(StatecastError.fromReply(message), {});
+        return;
+      }
+      default:
+      // Unknown server messages are ignored: newer servers may add some.
+    }
+  }
+
+  /**
+   * @param {Topic} topic
+   * @param {any} message
+   */
+  patch(topic, message) {
+    if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
+    if (message.rev <= topic.rev) return;
+    if (message.rev !== topic.rev + 1) {
+      this.resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
+      return;
+    }
+    let result;
+    try {
+      result = applyPatch(topic.state, message.ops);
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
+      this.resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
+      return;
+    }
+    topic.applyState(message.rev, result.document, result.changed);
+  }
+
+  /** @param {unknown} name */
+  activeTopic(name) {
+    if (typeof name !== "string") return undefined;
+    const topic = this.topics.get(name);
+    return topic && topic.active ? topic : undefined;
+  }
+
+  /**
+   * Logs a server error and emits it; never throws.
+   * @param {StatecastError} error
+   * @param {{ topic?: string, action?: unknown }} context
+   */
+  report(error, context) {
+    console.warn(`statecast: ${error.code}: ${error.message}`, context.topic ? `(topic "${context.topic}")` : "");
+    this.emit("error", { error, ...context });
+  }
+
+  /**
+   * @param {ConnectionState} state
+   * @param {object} [detail]
+   */
+  setState(state, detail) {
+    if (state === this.connectionState) return;
+    const previous = this.connectionState;
+    this.connectionState = state;
+    this.emit("connectionstatechange", { state, previous, ...detail });
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * One WebSocket to the server, kept alive across drops.
+ *
+ * The connection owns the socket's life: it opens `/ws` with the `statecast.v1`
+ * subprotocol, matches each reply to its request by `ref`, reconnects after a drop with
+ * jittered exponential back-off, and hands every other message to its owner (the
+ * client), which decides what they mean. It never re-sends anything: when the socket
+ * drops, every request still waiting for its reply is rejected with `connection_lost`.
+ *
+ * @example
+ * const connection = new Connection({ url: "ws://127.0.0.1:8080/ws", onHello, onMessage, onStatus });
+ * connection.start();
+ * const reply = await connection.request({ op: "join", topic: "counter" });
+ * @module
+ */
+
+import { backoffDelay } from "./backoff.js";
+import { StatecastError } from "./error.js";
+
+/** The subprotocol of this wire protocol version. */
+export const SUBPROTOCOL = "statecast.v1";
+
+/**
+ * @typedef {object} ConnectionOptions
+ * @property {string} url
+ * @property {(hello: any) => void} onHello the server's first message on each new socket
+ * @property {(message: any) => void} onMessage every message except hello and replies to requests
+ * @property {(status: "connecting" | "open" | "closed", detail?: { code?: number, reason?: string, delay?: number }) => void} onStatus
+ * @property {(entry: { direction: "in" | "out", message: any, bytes: number }) => void} [onTrace]
+ * @property {any} [WebSocket] the WebSocket constructor (defaults to the global one)
+ * @property {{ base?: number, cap?: number }} [backoff]
+ * @property {() => number} [random]
+ * @property {number} [handshakeTimeout] ms from opening a socket to the server's hello (8000)
+ * @property {(fn: () => void, ms: number) => any} [setTimeout]
+ * @property {(id: any) => void} [clearTimeout]
+ */
+
+export class Connection {
+  /** @param {ConnectionOptions} options */
+  constructor(options) {
+    this.options = options;
+    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
+    this.setTimeout = options.setTimeout ?? ((fn, ms) => globalThis.setTimeout(fn, ms));
+    this.clearTimeout = options.clearTimeout ?? ((id) => globalThis.clearTimeout(id));
+    /** @type {any} */
+    this.socket = null;
+    /** Whether the current socket has delivered the server's hello. */
+    this.greeted = false;
+    this.running = false;
+    this.failures = 0;
+    this.nextRef = 1;
+    /** @type {Map<number, { resolve: (reply: any) => void, reject: (error: Error) => void }>} */
+    this.pending = new Map();
+    /** @type {any} */
+    this.retryTimer = null;
+    /** @type {any} */
+    this.handshakeTimer = null;
+  }
+
+  /** Opens the first socket. */
+  start() {
+    if (this.running) return;
+    this.running = true;
+    this.open();
+  }
+
+  /** Closes the socket for good and rejects what is pending. */
+  stop() {
+    this.running = false;
+    this.cancelTimers();
+    const socket = this.socket;
+    this.socket = null;
+    this.greeted = false;
+    this.rejectPending("stopped", "the client was stopped before the server answered");
+    if (socket) {
+      try {
+        socket.close(1000, "client stopped");
+      } catch {
+        // Already closing.
+      }
+    }
+  }
+
+  /** Skips the remaining back-off wait (the browser came back online, the tab became visible). */
+  retryNow() {
+    if (!this.running || this.socket) return;
+    this.cancelTimers();
+    this.open();
+  }
+
+  /** Whether a socket is open and greeted, so messages can be sent. */
+  get isOpen() {
+    return this.socket !== null && this.greeted;
+  }
+
+  /**
+   * Sends a request with a fresh `ref` and resolves with the server's reply (whatever
+   * its status). Rejects with `connection_lost` if the socket drops first.
+   * @param {Record<string, unknown>} message without `ref`
+   * @returns {Promise<any>}
+   */
+  request(message) {
+    if (!this.isOpen) {
+      return Promise.reject(new StatecastError("connection_lost", "not connected to the server; nothing was sent"));
+    }
+    const ref = this.nextRef++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(ref, { resolve, reject });
+      this.transmit({ op: message.op, ref, ...message });
+    });
+  }
+
+  /**
+   * Closes the current socket as if it had dropped (used after a protocol violation).
+   * @param {string} reason
+   */
+  drop(reason) {
+    const socket = this.socket;
+    if (!socket) return;
+    this.closed(socket, { code: 4001, reason });
+    try {
+      socket.close(4001, reason);
+    } catch {
+      // Already closing.
+    }
+  }
+
+  /** @param {Record<string, unknown>} message */
+  transmit(message) {
+    const text = JSON.stringify(message);
+    this.options.onTrace?.({ direction: "out", message, bytes: byteLength(text) });
+    this.socket.send(text);
+  }
+
+  open() {
+    this.options.onStatus("connecting");
+    let socket;
+    try {
+      socket = new this.WebSocket(this.options.url, SUBPROTOCOL);
+    } catch (error) {
+      console.error("statecast: cannot open a WebSocket", error);
+      this.socket = null;
+      this.scheduleRetry({ code: 1006, reason: String(error) });
+      return;
+    }
+    this.socket = socket;
+    this.greeted = false;
+    this.handshakeTimer = this.setTimeout(() => {
+      if (this.socket === socket && !this.greeted) this.drop("no hello from the server in time");
+    }, this.options.handshakeTimeout ?? 8000);
+    socket.onmessage = (/** @type {{ data: unknown }} */ event) => {
+      if (this.socket === socket) this.received(event.data);
+    };
+    socket.onclose = (/** @type {{ code?: number, reason?: string }} */ event) => {
+      this.closed(socket, { code: event?.code, reason: event?.reason });
+    };
+    socket.onerror = () => {
+      // A close event always follows; reconnecting happens there.
+    };
+  }
+
+  /** @param {unknown} data */
+  received(data) {
+    if (typeof data !== "string") {
+      console.warn("statecast: ignoring a non-text message");
+      return;
+    }
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      console.warn("statecast: ignoring a message that is not JSON", data.slice(0, 200));
+      return;
+    }
+    if (message === null || typeof message !== "object" || Array.isArray(message)) return;
+    this.options.onTrace?.({ direction: "in", message, bytes: byteLength(data) });
+    if (!this.greeted) {
+      if (message.op !== "hello") {
+        console.warn("statecast: the server's first message was not hello", message.op);
+        return;
+      }
+      this.greeted = true;
+      this.failures = 0;
+      if (this.handshakeTimer !== null) {
+        this.clearTimeout(this.handshakeTimer);
+        this.handshakeTimer = null;
+      }
+      this.options.onHello(message);
+      return;
+    }
+    if (message.op === "reply" && typeof message.ref === "number") {
+      const waiter = this.pending.get(message.ref);
+      if (waiter) {
+        this.pending.delete(message.ref);
+        waiter.resolve(message);
+        return;
+      }
+    }
+    this.options.onMessage(message);
+  }
+
+  /**
+   * @param {any} socket
+   * @param {{ code?: number, reason?: string }} detail
+   */
+  closed(socket, detail) {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    this.greeted = false;
+    if (this.handshakeTimer !== null) {
+      this.clearTimeout(this.handshakeTimer);
+      this.handshakeTimer = null;
+    }
+    this.rejectPending(
+      "connection_lost",
+      "the connection dropped before the server answered; the request may or may not have been applied and was not re-sent",
+    );
+    if (this.running) this.scheduleRetry(detail);
+  }
+
+  /** @param {{ code?: number, reason?: string }} detail */
+  scheduleRetry(detail) {
+    const delay = backoffDelay(this.failures, { ...this.options.backoff, random: this.options.random });
+    this.failures++;
+    this.options.onStatus("closed", { ...detail, delay });
+    this.retryTimer = this.setTimeout(() => {
+      this.retryTimer = null;
+      if (this.running && !this.socket) this.open();
+    }, delay);
+  }
+
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
+  rejectPending(code, message) {
+    const waiters = [...this.pending.values()];
+    this.pending.clear();
+    for (const waiter of waiters) waiter.reject(new StatecastError(code, message));
+  }
+
+  cancelTimers() {
+    if (this.retryTimer !== null) this.clearTimeout(this.retryTimer);
+    if (this.handshakeTimer !== null) this.clearTimeout(this.handshakeTimer);
+    this.retryTimer = null;
+    this.handshakeTimer = null;
+  }
+}
+
+/**
+ * UTF-8 size of a string, for the debug log.
+ * @param {string} text
+ */
+function byteLength(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}

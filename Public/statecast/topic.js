@@ -1,0 +1,220 @@
+/**
+ * A joined topic: the browser's mirror of one store's view state.
+ *
+ * A topic holds the latest state and revision, tells subscribers what changed, and
+ * sends actions to its store. It survives reconnects: the client resumes or re-joins
+ * it on every new socket, and actions sent while the socket is down wait until the
+ * topic is joined again (they have not reached the server, so sending them later is
+ * safe). Get one from `statecast.join(name)`.
+ *
+ * @example
+ * const counter = statecast.join("counter");
+ * const stop = counter.subscribe((state, changed) => render(state));
+ * await counter.send({ increment: {} });  // the reply; counter.state already shows the effect
+ * counter.leave();
+ * @module
+ */
+
+import { Emitter } from "./emitter.js";
+import { StatecastError } from "./error.js";
+
+/**
+ * @typedef {"joining" | "joined" | "failed" | "closed" | "left"} TopicStatus
+ * - `joining`: waiting for the server to accept the join (or for a socket)
+ * - `joined`: the server accepted it; state and patches flow
+ * - `failed`: the server refused the join (`error` says why); nothing is retried
+ * - `closed`: the server ended the membership (`closedReason` says why)
+ * - `left`: `leave()` was called
+ */
+
+/**
+ * @callback Subscriber
+ * @param {any} state the new state
+ * @param {string[]} changed pointers of what changed (`[""]` for a whole snapshot)
+ * @returns {void}
+ */
+
+export class Topic extends Emitter {
+  /**
+   * @param {import("./client.js").Client} client
+   * @param {string} name
+   * @param {Record<string, unknown> | undefined} params
+   */
+  constructor(client, name, params) {
+    super();
+    /** @private */
+    this.client = client;
+    /** The topic's name, e.g. `"counter"` or `"todos/team-42"`. */
+    this.name = name;
+    /** @type {Record<string, unknown> | undefined} the join params */
+    this.params = params;
+    /** @type {any} the latest view state; `undefined` until the first snapshot */
+    this.state = undefined;
+    /** @type {number | undefined} the revision of `state` */
+    this.rev = undefined;
+    /** @type {TopicStatus} */
+    this.status = "joining";
+    /** @type {StatecastError | null} why the join failed */
+    this.error = null;
+    /** @type {string | null} the server's reason, once closed */
+    this.closedReason = null;
+    /** @internal whether the current socket's session has this topic joined */
+    this.joinedHere = false;
+    /** @internal a resync (re-join after a revision gap or failed patch) is under way */
+    this.resyncing = false;
+    /** @internal how many `join` calls share this handle */
+    this.holders = 1;
+    /** @internal actions waiting for the topic to be joined on a live socket */
+    /** @type {{ action: unknown, resolve: (reply: any) => void, reject: (error: Error) => void }[]} */
+    this.queue = [];
+    /** @type {Set<Subscriber>} */
+    this.subscribers = new Set();
+    /** @type {(value?: any) => void} */
+    let resolveReady = () => {};
+    /** @type {(error: Error) => void} */
+    let rejectReady = () => {};
+    /**
+     * Resolves when the server first accepts the join (the state is then present);
+     * rejects if the join fails.
+     * @type {Promise<Topic>}
+     */
+    this.ready = new Promise((resolve, reject) => {
+      resolveReady = resolve;
+      rejectReady = reject;
+    });
+    this.ready.catch(() => {});
+    /** @private */
+    this.settleReady = { resolve: resolveReady, reject: rejectReady };
+  }
+
+  /** Whether the topic still receives state (not failed, closed or left). */
+  get active() {
+    return this.status === "joining" || this.status === "joined";
+  }
+
+  /**
+   * Calls `subscriber(state, changed)` on every change, and at once if a state is
+   * already present (with `changed` = `[""]`). Returns the unsubscribe function.
+   * @param {Subscriber} subscriber
+   * @returns {() => void}
+   */
+  subscribe(subscriber) {
+    this.subscribers.add(subscriber);
+    if (this.state !== undefined) this.call(subscriber, [""]);
+    return () => {
+      this.subscribers.delete(subscriber);
+    };
+  }
+
+  /**
+   * Sends an action to the topic's store. Resolves with the server's reply once the
+   * action has been applied (its patch, if any, is already in `state`); rejects with a
+   * {@link StatecastError} carrying the server's `code`, or `connection_lost` if the
+   * socket dropped after sending (the action is never sent twice).
+   * @param {unknown} action the Codable form of the client action, e.g. `{ increment: {} }`
+   * @returns {Promise<any>}
+   */
+  send(action) {
+    if (!this.active) {
+      const reason = this.status === "failed" && this.error ? `: ${this.error.message}` : "";
+      return Promise.reject(
+        new StatecastError("not_joined", `topic "${this.name}" is ${this.status}${reason}`, { topic: this.name, action }),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ action, resolve, reject });
+      this.client.flush(this);
+    });
+  }
+
+  /**
+   * Joins again, optionally with new params: the server answers with a fresh snapshot
+   * (a per-browser store keeps its state; a route may read the new params).
+   * @param {Record<string, unknown>} [params]
+   * @returns {Promise<void>}
+   */
+  rejoin(params) {
+    if (params !== undefined) this.params = params;
+    return this.client.rejoin(this);
+  }
+
+  /**
+   * Releases this handle. When every `join` of the name has been released, the
+   * client leaves the topic on the server and waiting actions reject with `not_joined`.
+   */
+  leave() {
+    if (this.status === "left") return;
+    this.holders--;
+    if (this.holders > 0) return;
+    this.client.release(this);
+  }
+
+  /**
+   * @internal
+   * @param {number} rev
+   * @param {any} state
+   */
+  applySnapshot(rev, state) {
+    this.rev = rev;
+    this.state = state;
+    this.resyncing = false;
+    this.notify([""]);
+  }
+
+  /**
+   * @internal
+   * @param {number} rev
+   * @param {any} state
+   * @param {string[]} changed
+   */
+  applyState(rev, state, changed) {
+    this.rev = rev;
+    this.state = state;
+    this.notify(changed);
+  }
+
+  /** @internal */
+  markJoined() {
+    this.joinedHere = true;
+    if (this.status === "joining") {
+      this.status = "joined";
+      this.settleReady.resolve(this);
+      this.emit("status", { status: this.status });
+    }
+  }
+
+  /**
+   * @internal
+   * @param {TopicStatus} status `failed`, `closed` or `left`
+   * @param {StatecastError} error what waiting actions reject with
+   */
+  end(status, error) {
+    if (!this.active) return;
+    this.status = status;
+    this.joinedHere = false;
+    this.resyncing = false;
+    if (status === "failed") this.error = error;
+    this.settleReady.reject(error);
+    const queue = this.queue;
+    this.queue = [];
+    for (const entry of queue) entry.reject(error);
+    this.emit("status", { status, error });
+  }
+
+  /** @param {string[]} changed */
+  notify(changed) {
+    for (const subscriber of [...this.subscribers]) this.call(subscriber, changed);
+  }
+
+  /**
+   * @param {Subscriber} subscriber
+   * @param {string[]} changed
+   */
+  call(subscriber, changed) {
+    try {
+      subscriber(this.state, changed);
+    } catch (error) {
+      console.error(`statecast: a subscriber of "${this.name}" threw`, error);
+    }
+  }
+}
