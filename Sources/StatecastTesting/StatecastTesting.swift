@@ -1,3 +1,0 @@
-import Clocks
-import CustomDump
-import IssueReporting
