@@ -1,0 +1,439 @@
+// The protocol client against a scripted server: joins, actions and replies, revision
+// checking and resync, reconnect with back-off, resume.
+import { test, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { Client } from "../../Public/statecast/client.js";
+import { StatecastError } from "../../Public/statecast/error.js";
+import { FakeNetwork } from "./support/fake-websocket.js";
+import { ManualTimers, settle } from "./support/manual-timers.js";
+
+let network;
+let timers;
+let client;
+let states;
+
+beforeEach((t) => {
+  t.mock.method(console, "warn", () => {});
+  t.mock.method(console, "error", () => {});
+  network = new FakeNetwork();
+  timers = new ManualTimers();
+  client = new Client({
+    url: "ws://example.test/ws",
+    WebSocket: network.WebSocket,
+    setTimeout: timers.setTimeout,
+    clearTimeout: timers.clearTimeout,
+    random: () => 0.5,
+  });
+  states = [];
+  client.on("connectionstatechange", ({ state }) => states.push(state));
+});
+
+/** Starts the client and completes a fresh handshake. */
+async function connect(session = "s1") {
+  client.start();
+  network.socket.hello(session);
+  await settle();
+  return network.socket;
+}
+
+/** Joins `name` and answers with a snapshot and ok. */
+async function joined(name = "counter", state = { count: 0 }, rev = 1) {
+  const topic = client.join(name);
+  await settle();
+  const socket = network.socket;
+  const join = socket.sentOps("join").findLast((m) => m.topic === name);
+  socket.serverSend({ op: "snapshot", topic: name, rev, state });
+  socket.ok(join);
+  await settle();
+  return topic;
+}
+
+test("opens /ws with the statecast.v1 subprotocol and becomes connected after hello", async () => {
+  client.start();
+  assert.equal(network.sockets.length, 1);
+  assert.equal(network.socket.url, "ws://example.test/ws");
+  assert.equal(network.socket.protocols, "statecast.v1");
+  assert.equal(client.connectionState, "connecting");
+  network.socket.hello("s1");
+  await settle();
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "s1");
+  assert.deepEqual(states, ["connecting", "connected"]);
+  assert.deepEqual(network.socket.sent, [], "a fresh session sends nothing until a topic is joined");
+});
+
+test("join sends join, the snapshot sets the state, the reply settles ready", async () => {
+  const counter = client.join("counter", { start: 5 });
+  const seen = [];
+  counter.subscribe((state, changed) => seen.push([state, changed]));
+  const socket = await connect();
+  const [join] = socket.sentOps("join");
+  assert.deepEqual(join, { op: "join", ref: join.ref, topic: "counter", params: { start: 5 } });
+  assert.ok(Number.isInteger(join.ref) && join.ref >= 0);
+  socket.serverSend({ op: "snapshot", topic: "counter", rev: 10, state: { count: 5 } });
+  assert.deepEqual(counter.state, { count: 5 });
+  assert.equal(counter.rev, 10);
+  assert.equal(counter.status, "joining");
+  socket.ok(join);
+  assert.equal(await counter.ready, counter);
+  assert.equal(counter.status, "joined");
+  assert.deepEqual(seen, [[{ count: 5 }, [""]]]);
+});
+
+test("subscribe calls at once when a state is present, and unsubscribes", async () => {
+  await connect();
+  const counter = await joined("counter", { count: 2 });
+  const seen = [];
+  const stop = counter.subscribe((state) => seen.push(state.count));
+  assert.deepEqual(seen, [2]);
+  network.socket.serverSend({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/count", value: 3 }] });
+  stop();
+  network.socket.serverSend({ op: "patch", topic: "counter", rev: 3, ops: [{ op: "replace", path: "/count", value: 4 }] });
+  assert.deepEqual(seen, [2, 3]);
+  assert.equal(counter.state.count, 4);
+});
+
+test("send resolves with the reply after the action's patch is applied", async () => {
+  const socket = await connect();
+  const counter = await joined();
+  const sending = counter.send({ increment: {} });
+  await settle();
+  const action = socket.last;
+  assert.deepEqual(action, { op: "action", ref: action.ref, topic: "counter", action: { increment: {} } });
+  socket.serverSend({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/count", value: 1 }] });
+  socket.ok(action);
+  const reply = await sending;
+  assert.equal(reply.status, "ok");
+  assert.equal(counter.state.count, 1);
+});
+
+test("an error reply rejects with the server's code and is reported", async () => {
+  const socket = await connect();
+  const counter = await joined();
+  const errors = [];
+  client.on("error", (detail) => errors.push(detail));
+  const sending = counter.send({ nope: {} });
+  await settle();
+  socket.fail(socket.last, "bad_action", "unknown case nope");
+  await assert.rejects(sending, (error) => {
+    assert.ok(error instanceof StatecastError);
+    assert.equal(error.code, "bad_action");
+    assert.equal(error.message, "unknown case nope");
+    assert.equal(error.topic, "counter");
+    assert.deepEqual(error.action, { nope: {} });
+    return true;
+  });
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].error.code, "bad_action");
+});
+
+test("refs are distinct and replies are matched by ref, in any order", async () => {
+  const socket = await connect();
+  const counter = await joined();
+  const first = counter.send({ a: {} });
+  const second = counter.send({ b: {} });
+  await settle();
+  const [a, b] = socket.sentOps("action");
+  assert.notEqual(a.ref, b.ref);
+  socket.ok(b, { which: "b" });
+  socket.ok(a, { which: "a" });
+  assert.equal((await first).which, "a");
+  assert.equal((await second).which, "b");
+});
+
+test("patches advance one revision at a time; old ones are ignored", async () => {
+  const socket = await connect();
+  const counter = await joined("counter", { count: 0, log: [] }, 5);
+  const changes = [];
+  counter.subscribe((_, changed) => changes.push(changed));
+  socket.serverSend({ op: "patch", topic: "counter", rev: 6, ops: [{ op: "add", path: "/log/-", value: "a" }] });
+  socket.serverSend({ op: "patch", topic: "counter", rev: 6, ops: [{ op: "add", path: "/log/-", value: "dup" }] });
+  socket.serverSend({ op: "patch", topic: "counter", rev: 4, ops: [{ op: "replace", path: "/count", value: 99 }] });
+  assert.deepEqual(counter.state, { count: 0, log: ["a"] });
+  assert.equal(counter.rev, 6);
+  assert.deepEqual(changes, [[""], ["/log/0"]]);
+});
+
+test("a revision gap resyncs by re-joining; patches wait for the fresh snapshot", async () => {
+  const socket = await connect();
+  const counter = await joined("counter", { count: 0 }, 1);
+  const resyncs = [];
+  client.on("resync", (detail) => resyncs.push(detail.topic));
+  socket.serverSend({ op: "patch", topic: "counter", rev: 3, ops: [{ op: "replace", path: "/count", value: 3 }] });
+  assert.equal(counter.state.count, 0);
+  const rejoin = socket.last;
+  assert.equal(rejoin.op, "join");
+  assert.equal(rejoin.topic, "counter");
+  assert.deepEqual(resyncs, ["counter"]);
+  socket.serverSend({ op: "patch", topic: "counter", rev: 4, ops: [{ op: "replace", path: "/count", value: 4 }] });
+  assert.equal(counter.state.count, 0, "ignored while resyncing");
+  assert.equal(socket.sentOps("join").length, 2, "one resync at a time");
+  socket.serverSend({ op: "snapshot", topic: "counter", rev: 4, state: { count: 4 } });
+  socket.ok(rejoin);
+  socket.serverSend({ op: "patch", topic: "counter", rev: 5, ops: [{ op: "replace", path: "/count", value: 5 }] });
+  assert.deepEqual(counter.state, { count: 5 });
+});
+
+test("a patch that does not apply resyncs and leaves the state as it was", async () => {
+  const socket = await connect();
+  const counter = await joined("counter", { count: 0 }, 1);
+  socket.serverSend({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/count", value: 1 }, { op: "remove", path: "/missing" }] });
+  assert.deepEqual(counter.state, { count: 0 });
+  assert.equal(counter.rev, 1);
+  assert.equal(socket.last.op, "join");
+});
+
+test("a dropped socket rejects sent-but-unanswered actions with connection_lost and re-sends nothing", async () => {
+  const socket = await connect();
+  const counter = await joined();
+  const sending = counter.send({ increment: {} });
+  await settle();
+  socket.serverClose(1006);
+  await assert.rejects(sending, (error) => error.code === "connection_lost" && /not re-sent/.test(error.message));
+  assert.equal(client.connectionState, "disconnected");
+  timers.runNext();
+  const next = network.socket;
+  assert.notEqual(next, socket);
+  next.hello("s2");
+  await settle();
+  assert.equal(next.sentOps("action").length, 0);
+});
+
+test("actions sent while disconnected wait and go out once the topic is joined again", async () => {
+  const socket = await connect("s1");
+  const counter = await joined("counter", { count: 0 }, 1);
+  socket.serverClose(1006);
+  const sending = counter.send({ increment: {} });
+  timers.runNext();
+  const next = network.socket;
+  next.hello("s2");
+  await settle();
+  const hello = next.sent[0];
+  assert.equal(hello.op, "hello");
+  next.ok(hello, { session: "s2", resumed: false });
+  await settle();
+  assert.equal(next.sentOps("action").length, 0, "not before the re-join is acknowledged");
+  const join = next.sentOps("join")[0];
+  next.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 0 } });
+  next.ok(join);
+  await settle();
+  const [action] = next.sentOps("action");
+  assert.deepEqual(action.action, { increment: {} });
+  next.ok(action);
+  await sending;
+});
+
+test("reconnects with growing, capped back-off and resets it after a greeting", async () => {
+  client.start();
+  const delays = [];
+  for (let i = 0; i < 8; i++) {
+    network.socket.serverClose(1006);
+    delays.push(...timers.pendingDelays);
+    timers.runNext();
+  }
+  assert.deepEqual(delays, [187.5, 375, 750, 1500, 3000, 3750, 3750, 3750]);
+  assert.equal(network.sockets.length, 9);
+  network.socket.hello("s1");
+  await settle();
+  network.socket.serverClose(1006);
+  assert.deepEqual(timers.pendingDelays, [187.5]);
+  assert.deepEqual(states.slice(0, 3), ["connecting", "disconnected", "connecting"]);
+});
+
+test("retryNow skips the back-off wait", async () => {
+  client.start();
+  network.socket.serverClose(1006);
+  assert.equal(network.sockets.length, 1);
+  client.retryNow();
+  assert.equal(network.sockets.length, 2);
+  assert.deepEqual(timers.pendingDelays, [8000], "only the new socket's handshake timer is left");
+});
+
+test("a socket that never says hello is dropped and retried", async () => {
+  client.start();
+  const first = network.socket;
+  timers.advance(8000);
+  assert.deepEqual(first.closedByClient?.code, 4001);
+  assert.equal(client.connectionState, "disconnected");
+  timers.runNext();
+  assert.equal(network.sockets.length, 2);
+});
+
+test("resume: hello with the old session and revisions; resumed topics are not re-joined", async () => {
+  const socket = await connect("old");
+  const counter = await joined("counter", { count: 1 }, 7);
+  const todos = await joined("todos/42", { items: [] }, 3);
+  const pending = client.join("late");
+  await settle();
+  socket.serverClose(1006);
+  timers.runNext();
+  const next = network.socket;
+  next.hello("fresh");
+  await settle();
+  const [hello] = next.sent;
+  assert.deepEqual(hello, { op: "hello", ref: hello.ref, session: "old", resume: { counter: 7, "todos/42": 3 } });
+  assert.equal(client.connectionState, "connecting", "not connected until the resume is answered");
+  next.serverSend({ op: "patch", topic: "counter", rev: 8, ops: [{ op: "replace", path: "/count", value: 2 }] });
+  next.serverSend({ op: "snapshot", topic: "todos/42", rev: 9, state: { items: ["x"] } });
+  next.ok(hello, { session: "old", resumed: true });
+  await settle();
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "old");
+  assert.deepEqual(counter.state, { count: 2 });
+  assert.deepEqual(todos.state, { items: ["x"] });
+  assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["late"], "only the never-joined topic is joined");
+  const sending = counter.send({ increment: {} });
+  await settle();
+  assert.equal(next.last.op, "action", "resumed topics accept actions at once");
+  next.ok(next.last);
+  await sending;
+  assert.equal(pending.status, "joining");
+});
+
+test("resume refused: keeps the fresh session and re-joins every topic", async () => {
+  const socket = await connect("old");
+  await joined("counter", { count: 1 }, 7);
+  await joined("todos/42", { items: [] }, 3);
+  socket.serverClose(1006);
+  timers.runNext();
+  const next = network.socket;
+  next.hello("fresh");
+  await settle();
+  next.ok(next.sent[0], { session: "fresh", resumed: false });
+  await settle();
+  assert.equal(client.session, "fresh");
+  assert.deepEqual(next.sentOps("join").map((m) => m.topic).sort(), ["counter", "todos/42"]);
+});
+
+test("a resume answered with an error falls back to re-joining", async () => {
+  const socket = await connect("old");
+  await joined("counter", { count: 1 }, 7);
+  socket.serverClose(1006);
+  timers.runNext();
+  const next = network.socket;
+  next.hello("fresh");
+  await settle();
+  next.fail(next.sent[0], "bad_message");
+  await settle();
+  assert.equal(client.session, "fresh");
+  assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["counter"]);
+});
+
+test("messages from a replaced socket are ignored", async () => {
+  const socket = await connect("old");
+  const counter = await joined("counter", { count: 1 }, 7);
+  socket.serverClose(1006);
+  timers.runNext();
+  const next = network.socket;
+  socket.serverSend({ op: "patch", topic: "counter", rev: 8, ops: [{ op: "replace", path: "/count", value: 100 }] });
+  socket.serverClose(4000, "session resumed elsewhere");
+  assert.equal(counter.state.count, 1);
+  assert.equal(client.connectionState, "connecting");
+  assert.equal(network.sockets.length, 2);
+  assert.equal(next.closedByClient, null);
+});
+
+test("leave sends leave, rejects waiting actions and ignores later messages", async () => {
+  const socket = await connect();
+  const counter = await joined();
+  counter.leave();
+  assert.equal(counter.status, "left");
+  assert.equal(socket.last.op, "leave");
+  assert.equal(socket.last.topic, "counter");
+  await assert.rejects(counter.send({ increment: {} }), { code: "not_joined" });
+  socket.serverSend({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/count", value: 1 }] });
+  assert.equal(counter.state.count, 0);
+});
+
+test("joins of one name share a handle; the last leave leaves", async () => {
+  const socket = await connect();
+  const a = await joined();
+  const b = client.join("counter");
+  assert.equal(a, b);
+  a.leave();
+  assert.equal(socket.sentOps("leave").length, 0);
+  b.leave();
+  assert.equal(socket.sentOps("leave").length, 1);
+  const c = client.join("counter");
+  assert.notEqual(c, a, "a join after leaving starts afresh");
+});
+
+test("joining again with different params re-joins with them", async () => {
+  const socket = await connect();
+  client.join("music", { path: "/music/artist/42" });
+  await settle();
+  socket.ok(socket.last);
+  await settle();
+  client.join("music", { path: "/music/artist/42" });
+  assert.equal(socket.sentOps("join").length, 1);
+  client.join("music", { path: "/music/album/9" });
+  await settle();
+  assert.deepEqual(socket.last.params, { path: "/music/album/9" });
+});
+
+test("a refused join fails the topic, rejects ready and waiting actions, and is reported", async () => {
+  const socket = await connect();
+  const errors = [];
+  client.on("error", (detail) => errors.push(detail.error.code));
+  const nope = client.join("nope");
+  const waiting = nope.send({ x: {} });
+  await settle();
+  socket.fail(socket.last, "unknown_topic", "no route matches nope");
+  await assert.rejects(nope.ready, { code: "unknown_topic" });
+  await assert.rejects(waiting, { code: "unknown_topic" });
+  assert.equal(nope.status, "failed");
+  assert.deepEqual(errors, ["unknown_topic"]);
+  await assert.rejects(nope.send({ x: {} }), { code: "not_joined" });
+  assert.notEqual(client.join("nope"), nope);
+});
+
+test("closed ends the topic with the server's reason", async () => {
+  const socket = await connect();
+  const room = await joined("room/1", { members: [] });
+  const statuses = [];
+  room.on("status", ({ status }) => statuses.push(status));
+  socket.serverSend({ op: "closed", topic: "room/1", reason: "room deleted" });
+  assert.equal(room.status, "closed");
+  assert.equal(room.closedReason, "room deleted");
+  assert.deepEqual(statuses, ["closed"]);
+  await assert.rejects(room.send({ say: {} }), { code: "not_joined" });
+});
+
+test("server errors without a ref and malformed frames never throw", async () => {
+  const socket = await connect();
+  const errors = [];
+  client.on("error", ({ error }) => errors.push(error.code));
+  socket.serverSend({ op: "reply", ref: null, status: "error", error: { code: "bad_json", message: "not JSON" } });
+  socket.serverSend("not json at all");
+  socket.serverSend("[1,2]");
+  socket.serverSend({ op: "from-the-future", x: 1 });
+  socket.serverSend({ op: "patch", topic: "never-joined", rev: 1, ops: [] });
+  socket.onmessage({ data: new Uint8Array([1, 2]) });
+  assert.deepEqual(errors, ["bad_json"]);
+});
+
+test("tracing reports every message with its size", async () => {
+  const entries = [];
+  client.on("trace", (entry) => entries.push(entry));
+  client.tracing = true;
+  const socket = await connect();
+  client.join("café");
+  await settle();
+  assert.deepEqual(entries.map((e) => [e.direction, e.message.op]), [["in", "hello"], ["out", "join"]]);
+  assert.equal(entries[1].bytes, JSON.stringify(socket.last).length + 1, "é is two bytes in UTF-8");
+  client.tracing = false;
+  socket.ok(socket.last);
+  assert.equal(entries.length, 2);
+});
+
+test("stop closes the socket, rejects waiting requests and stays down", async () => {
+  const socket = await connect();
+  const counter = await joined();
+  const sending = counter.send({ increment: {} });
+  await settle();
+  client.stop();
+  await assert.rejects(sending, { code: "stopped" });
+  assert.equal(socket.closedByClient.code, 1000);
+  assert.equal(client.connectionState, "disconnected");
+  assert.deepEqual(timers.pendingDelays, []);
+});
