@@ -1,0 +1,35 @@
+/// The JSON last encoded at one position of a view, and the value it came from, so that
+/// the next encoding can reuse it when the value there is unchanged.
+///
+/// A tree that mirrors the view only where something is cached: a node holds the
+/// `Equatable` value encoded at its position (if it was `Equatable`) and the nodes of
+/// positions below. Nodes are never changed once an encoding pass has built them; the
+/// next pass builds new nodes and shares the old ones that are still valid, so a
+/// ``JSONViewTracker`` can be copied freely.
+final class CacheNode: @unchecked Sendable {
+  /// The `Equatable` value last encoded here, or `nil` if it was not `Equatable`.
+  var value: Any?
+  /// The JSON of `value`.
+  var json: JSON = .null
+  /// Cached positions below this one.
+  var children: [CachePosition: CacheNode] = [:]
+
+  init() {}
+
+  init(value: Any, json: JSON) {
+    self.value = value
+    self.json = json
+  }
+}
+
+/// A child position in a ``CacheNode``: an object key or an array index.
+enum CachePosition: Hashable {
+  case key(String)
+  case index(Int)
+}
+
+/// Whether `old` is a `T` equal to `new`. Called with an opened `any Equatable`.
+func isEqual<T: Equatable>(_ new: T, _ old: Any) -> Bool {
+  guard let old = old as? T else { return false }
+  return old == new
+}
