@@ -110,9 +110,9 @@ extension TestStore {
       }
       let detail =
         mismatch(entry.action).map { "\n\n\($0.indented)" }
-        ?? ":\n\n\(String(customDumping: entry.action).indented)"
+        ?? "\n\n\(String(customDumping: entry.action).indented)"
       reportIssue(
-        "Received an unexpected action instead of \(description)\(detail)",
+        "Received an unexpected action instead of \(description):\(detail)",
         fileID: fileID, filePath: filePath, line: line, column: column
       )
       assertStateChange(entry, update: update, fileID: fileID, filePath: filePath, line: line, column: column)
