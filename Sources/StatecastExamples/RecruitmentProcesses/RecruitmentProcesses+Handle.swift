@@ -59,10 +59,14 @@ extension RecruitmentProcesses {
   }
 
   /// The store's event sources: the session's events for as long as the store lives.
+  ///
+  /// It subscribes at once, when the store is built, so that no event sent before the
+  /// store's task starts listening is lost.
   public static func eventSources(dependencies: Dependencies) -> [EventSource<Action>] {
-    [
+    let events = dependencies.sessionEvents()
+    return [
       EventSource {
-        dependencies.sessionEvents().map { event -> Action in
+        events.map { event -> Action in
           switch event {
           case .loggedOut: .loggedOut
           }
