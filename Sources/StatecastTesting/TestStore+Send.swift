@@ -13,7 +13,7 @@ extension TestStore {
   /// await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
   ///
-  /// - Returns: the work the action started; `await task.cancel()` stops a
+  /// - Returns: the work the action started; `task.cancel()` stops a
   ///   long-running effect the test does not want to drive to its end.
   @discardableResult
   public nonisolated(nonsending) func send(

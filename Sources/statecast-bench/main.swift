@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Each section lives in its own file and registers itself here by name.
 let sections: [(name: String, run: () async throws -> Void)] = [
+  ("store", runStoreBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
