@@ -1,0 +1,80 @@
+/// Reads the elements of a JSON array in order.
+struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
+  let elements: [JSON]
+  let decoder: ValueDecoder
+  private(set) var currentIndex = 0
+
+  init(elements: [JSON], decoder: ValueDecoder) {
+    self.elements = elements
+    self.decoder = decoder
+  }
+
+  var codingPath: [any CodingKey] { decoder.codingPath }
+  var count: Int? { elements.count }
+  var isAtEnd: Bool { currentIndex >= elements.count }
+
+  private var path: [any CodingKey] { codingPath + [JSONCodingKey(index: currentIndex)] }
+
+  /// The next element, without advancing.
+  private func peek(_ type: Any.Type) throws -> JSON {
+    guard !isAtEnd else {
+      throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
+    }
+    return elements[currentIndex]
+  }
+
+  private mutating func next<T>(_ type: T.Type, _ read: (JSON, [any CodingKey]) throws -> T) throws -> T {
+    let value = try read(try peek(T.self), path)
+    currentIndex += 1
+    return value
+  }
+
+  mutating func decodeNil() throws -> Bool {
+    guard try peek(Any?.self).isNull else { return false }
+    currentIndex += 1
+    return true
+  }
+
+  mutating func decode(_ type: Bool.Type) throws -> Bool { try next(Bool.self, ValueDecoder.bool) }
+  mutating func decode(_ type: String.Type) throws -> String { try next(String.self) { try ValueDecoder.string($0, $1) } }
+  mutating func decode(_ type: Double.Type) throws -> Double { try next(Double.self) { try ValueDecoder.double($0, $1) } }
+  mutating func decode(_ type: Float.Type) throws -> Float { try next(Float.self, ValueDecoder.float) }
+  mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
+  mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+
+  private mutating func integer<T: FixedWidthInteger>() throws -> T {
+    try next(T.self) { try ValueDecoder.integer(T.self, $0, $1) }
+  }
+
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    let userInfo = decoder.userInfo
+    return try next(T.self) { try ValueDecoder.decode(T.self, from: $0, at: $1, userInfo: userInfo) }
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    let userInfo = decoder.userInfo
+    return try next(KeyedDecodingContainer<NestedKey>.self) {
+      try ValueDecoder(value: $0, codingPath: $1, userInfo: userInfo).container(keyedBy: NestedKey.self)
+    }
+  }
+
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    let userInfo = decoder.userInfo
+    return try next((any UnkeyedDecodingContainer).self) {
+      try ValueDecoder(value: $0, codingPath: $1, userInfo: userInfo).unkeyedContainer()
+    }
+  }
+
+  mutating func superDecoder() throws -> any Decoder {
+    let userInfo = decoder.userInfo
+    return try next((any Decoder).self) { ValueDecoder(value: $0, codingPath: $1, userInfo: userInfo) }
+  }
+}
