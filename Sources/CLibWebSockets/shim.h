@@ -1,10 +1,40 @@
 #ifndef STATECAST_CLIBWEBSOCKETS_SHIM_H
 #define STATECAST_CLIBWEBSOCKETS_SHIM_H
 
+// What Swift cannot import from libwebsockets 4.1 as it is: macro expressions, option
+// masks built from other macros, and a plain C layout for lws-owned per-connection
+// memory. Everything else is used straight from <libwebsockets.h>.
+
 #include <libwebsockets.h>
+#include <stdint.h>
 
 /// `LWS_PRE` is a macro expression Swift cannot import: the headroom lws needs before
 /// every payload passed to `lws_write` to write the frame header in place.
 static const unsigned int statecast_lws_pre = LWS_PRE;
+
+/// Context and vhost options. The `LWS_SERVER_OPTION_*` values are `(1ll << n)` macros,
+/// some of them or-ed with others, which Swift imports inconsistently or not at all;
+/// these constants give them one type (`uint64_t`, the type of `info.options`).
+
+/// Initialise OpenSSL once for the context: required before any TLS vhost or wss client.
+static const uint64_t statecast_option_ssl_global_init = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+/// Let lws check every inbound text message for valid UTF-8, fragment by fragment, and
+/// close with 1007 on the first invalid byte (RFC 6455 section 8.1).
+static const uint64_t statecast_option_validate_utf8 = LWS_SERVER_OPTION_VALIDATE_UTF8;
+/// Listen on IPv4 only, for a configured IPv4 host such as `127.0.0.1`.
+static const uint64_t statecast_option_disable_ipv6 = LWS_SERVER_OPTION_DISABLE_IPV6;
+
+/// What lws keeps for each server-side WebSocket connection (`per_session_data_size`).
+///
+/// lws allocates and zeroes this memory and frees it without running any deinitializer,
+/// so it holds plain values only: the transport's connection id and the endpoint the
+/// upgrade asked for, never a Swift reference.
+struct statecast_session {
+  /// The transport's `ConnectionID` raw value; 0 until the connection is established.
+  uint64_t connection;
+  /// Which endpoint the upgrade was accepted for (the transport's `Endpoint` raw value).
+  uint32_t endpoint;
+  uint32_t reserved;
+};
 
 #endif

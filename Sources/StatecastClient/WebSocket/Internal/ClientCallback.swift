@@ -1,0 +1,201 @@
+internal import CLibWebSockets
+
+/// The libwebsockets protocol callback of the client: every connection event arrives
+/// here. Service thread.
+///
+/// A global function because C needs a plain function pointer; the client comes back
+/// from the context's user pointer, the connection from the wsi's opaque user data (its
+/// id, a plain integer).
+func statecastClientCallback(
+  _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+  _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+  guard let wsi, let contextUser = lws_context_user(lws_get_context(wsi)) else { return 0 }
+  let client = Unmanaged<WebSocketClient>.fromOpaque(contextUser).takeUnretainedValue()
+  return client.handleCallback(wsi, reason, input, length)
+}
+
+extension WebSocketClient {
+  /// Dispatches one libwebsockets callback. Service thread.
+  func handleCallback(
+    _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ length: Int
+  ) -> Int32 {
+    if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
+      startRequestedWork()
+      return 0
+    }
+    guard let opaque = lws_get_opaque_user_data(wsi) else { return 0 }
+    let id = UInt64(UInt(bitPattern: opaque))
+    switch reason {
+    case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH:
+      let chosen = Self.header(wsi, WSI_TOKEN_PROTOCOL)
+      service.entries[id]?.connection.setSubprotocol(chosen)
+      return 0
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+      guard let connect = service.entries[id]?.connect else { return -1 }
+      service.entries[id]!.connect = nil
+      service.entries[id]!.wsi = wsi
+      core.open(id)
+      connect.resume()
+      return 0
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+      let message = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
+      core.release(id)
+      service.finish(id, error: message)
+      return 0
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+      return received(wsi, id: id, input, length)
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+      return writeable(wsi, id: id)
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+      let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+      let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
+      let reason = payload.count > 2 ? String(decoding: payload[2...], as: UTF8.self) : ""
+      service.entries[id]?.close = (code, reason)
+      return 0
+    case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_WSI_DESTROY:
+      core.release(id)
+      service.finish(id, error: "connection closed during the upgrade")
+      return 0
+    default:
+      return 0
+    }
+  }
+
+  /// Starts the requested connects and asks for `CLIENT_WRITEABLE` where frames or a
+  /// close were queued. Service thread, on `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
+  private func startRequestedWork() {
+    core.takeWork(requests: &service.requests, wakes: &service.wakes)
+    for id in service.wakes {
+      if let wsi = service.entries[id]?.wsi { lws_callback_on_writable(wsi) }
+    }
+    let requests = service.requests
+    service.requests = []
+    for request in requests { start(request) }
+  }
+
+  /// Starts one connect. Service thread (lws' client API is not thread-safe).
+  private func start(_ request: ConnectRequest) {
+    let id = request.connection.id
+    service.entries[id] = ClientServiceSide.Entry(connection: request.connection, connect: request.continuation)
+    let target = request.target
+    let protocols = request.subprotocols.joined(separator: ", ")
+    var flags: Int32 = 0
+    if target.tls {
+      flags |= Int32(LCCSCF_USE_SSL.rawValue)
+      if request.allowInsecureTLS {
+        flags |= Int32(
+          LCCSCF_ALLOW_SELFSIGNED.rawValue | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue
+            | LCCSCF_ALLOW_INSECURE.rawValue | LCCSCF_ALLOW_EXPIRED.rawValue)
+      }
+    }
+    // lws copies every string of the connect info before returning.
+    let wsi: OpaquePointer? = target.address.withCString { address in
+      target.path.withCString { path in
+        target.hostHeader.withCString { host in
+          Self.withOptionalCString(protocols.isEmpty ? nil : protocols) { offered in
+            Self.withOptionalCString(request.origin) { origin in
+              ClientContext.protocolName.withCString { local in
+                "http/1.1".withCString { alpn in
+                  var info = lws_client_connect_info()
+                  info.context = service.context
+                  info.address = address
+                  info.port = Int32(target.port)
+                  info.ssl_connection = flags
+                  info.path = path
+                  info.host = host
+                  info.origin = origin
+                  info.protocol = offered
+                  info.local_protocol_name = local
+                  info.alpn = alpn
+                  info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(id))
+                  return lws_client_connect_via_info(&info)
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if wsi == nil {
+      service.finish(id, error: "cannot start a connection to \(target.address):\(target.port)")
+    }
+  }
+
+  /// Reassembles fragments into messages and hands each whole one to the connection's
+  /// events. Service thread.
+  private func received(_ wsi: OpaquePointer, id: UInt64, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    guard service.entries[id] != nil else { return -1 }
+    if service.entries[id]!.rejecting { return 0 }
+    let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+    if service.entries[id]!.inbound.count + chunk.count > service.maxMessageSize {
+      service.entries[id]!.rejecting = true
+      service.entries[id]!.inbound = []
+      service.entries[id]!.close = (1009, "message too big")
+      Self.setCloseReason(wsi, code: 1009, reason: "message too big")
+      return -1
+    }
+    let isFinal = lws_is_final_fragment(wsi) != 0
+    let message: [UInt8]
+    if isFinal && service.entries[id]!.inbound.isEmpty {
+      message = Array(chunk)
+    } else {
+      service.entries[id]!.inbound.append(contentsOf: chunk)
+      guard isFinal else { return 0 }
+      message = service.entries[id]!.inbound
+      service.entries[id]!.inbound = []
+    }
+    let event: WebSocketEvent = lws_frame_is_binary(wsi) != 0 ? .binary(message) : .text(message)
+    service.entries[id]!.connection.eventContinuation.yield(event)
+    return 0
+  }
+
+  /// Writes queued frames while the socket takes them, then a requested close.
+  /// Service thread.
+  private func writeable(_ wsi: OpaquePointer, id: UInt64) -> Int32 {
+    var writes = 0
+    while true {
+      switch core.nextWrite(for: id) {
+      case .idle:
+        return 0
+      case .close(let close):
+        service.entries[id]?.close = (close.code, close.reason)
+        Self.setCloseReason(wsi, code: close.code, reason: close.reason)
+        return -1
+      case .frame(let frame, let more):
+        if lws_write(wsi, frame.writablePayload, frame.count, lws_write_protocol(rawValue: frame.flags)) < 0 {
+          return -1
+        }
+        writes += 1
+        guard more else { return 0 }
+        if writes >= 16 || lws_send_pipe_choked(wsi) != 0 {
+          lws_callback_on_writable(wsi)
+          return 0
+        }
+      }
+    }
+  }
+
+  private static func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
+    var bytes = Array(reason.utf8.prefix(123))
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+    }
+  }
+
+  private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    let length = Int(lws_hdr_total_length(wsi, token))
+    guard length > 0 else { return nil }
+    return String(unsafeUninitializedCapacity: length + 1) { buffer in
+      let copied = buffer.withMemoryRebound(to: CChar.self) { lws_hdr_copy(wsi, $0.baseAddress, Int32(length + 1), token) }
+      return max(Int(copied), 0)
+    }
+  }
+
+  private static func withOptionalCString<Result>(
+    _ string: String?, _ body: (UnsafePointer<CChar>?) -> Result
+  ) -> Result {
+    guard let string else { return body(nil) }
+    return string.withCString { body($0) }
+  }
+}

@@ -1,0 +1,65 @@
+internal import CLibWebSockets
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Owns the client's libwebsockets context (no listening port) and the C memory its
+/// protocols array points into.
+///
+/// Created on the thread that creates the ``WebSocketClient``, then run and destroyed on
+/// the client's service thread.
+final class ClientContext: @unchecked Sendable {
+  // Sendable: handed once from the creating thread to the service thread.
+
+  /// The name of the client's only protocol (a local handler name; the subprotocols a
+  /// connection offers are given per connection).
+  static let protocolName = "statecast-client"
+
+  let context: OpaquePointer
+  private let protocols: UnsafeMutablePointer<lws_protocols>
+  private let name: UnsafeMutablePointer<CChar>
+  private var destroyed = false
+
+  init(connectTimeoutSeconds: Int, user: UnsafeMutableRawPointer) throws {
+    name = strdup(Self.protocolName)!
+    protocols = .allocate(capacity: 2)
+    protocols.initialize(repeating: lws_protocols(), count: 2)
+    protocols[0].name = UnsafePointer(name)
+    protocols[0].callback = statecastClientCallback
+
+    var info = lws_context_creation_info()
+    info.port = -1  // CONTEXT_PORT_NO_LISTEN: a client context
+    info.protocols = UnsafePointer(protocols)
+    info.options = statecast_option_ssl_global_init
+    info.user = user
+    info.connect_timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
+    info.timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
+    guard let context = lws_create_context(&info) else {
+      protocols.deallocate()
+      free(name)
+      throw WebSocketClientError.connectionFailed("cannot create a libwebsockets client context")
+    }
+    self.context = context
+  }
+
+  /// One event-loop iteration. Service thread.
+  func serviceOnce() -> Int32 {
+    lws_service(context, 0)
+  }
+
+  /// Destroys the context (open connections are closed now). Service thread.
+  func destroy() {
+    guard !destroyed else { return }
+    destroyed = true
+    lws_context_destroy(context)
+  }
+
+  deinit {
+    destroy()
+    protocols.deallocate()
+    free(name)
+  }
+}

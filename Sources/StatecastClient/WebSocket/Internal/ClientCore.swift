@@ -1,0 +1,191 @@
+internal import CLibWebSockets
+
+/// The client's state shared between tasks and the service thread: connect requests,
+/// each open connection's outbound queue and close request, and the connections to wake.
+/// One lock guards everything in it.
+///
+/// As on the server, a connection with queued frames or a pending close always has a
+/// `CLIENT_WRITEABLE` coming, so only work landing on an idle connection wakes the loop.
+final class ClientCore: @unchecked Sendable {
+  // Sendable: every stored property is guarded by `lock`.
+
+  /// A close performed once the frames queued before it are written.
+  struct PendingClose: Sendable {
+    var code: UInt16
+    var reason: String
+  }
+
+  enum WriteStep {
+    case frame(ClientFrame, more: Bool)
+    case close(PendingClose)
+    case idle
+  }
+
+  private struct Outbound {
+    var frames: [ClientFrame] = []
+    var head = 0
+    var close: PendingClose?
+    var wakePending = false
+
+    var isEmpty: Bool { head == frames.count }
+  }
+
+  private let lock = ClientLock()
+  private var nextID: UInt64 = 1
+  private var requests: [ConnectRequest] = []
+  private var outbound: [UInt64: Outbound] = [:]
+  private var wakeList: [UInt64] = []
+  private var wakeRequested = false
+  private var context: OpaquePointer?
+  private var draining = false
+  private var stopRequested = false
+
+  /// A fresh connection id. Any thread.
+  func makeID() -> UInt64 {
+    lock.withLock {
+      defer { nextID += 1 }
+      return nextID
+    }
+  }
+
+  /// Queues a connect for the service thread; `false` once the client is shutting down.
+  /// Any thread.
+  func enqueue(_ request: ConnectRequest) -> Bool {
+    lock.withLock {
+      guard !draining, !stopRequested, context != nil else { return false }
+      requests.append(request)
+      wakeLoopLocked()
+      return true
+    }
+  }
+
+  /// Queues the frames of one message; `false` if the connection is closed or closing.
+  /// Any thread.
+  func send(_ frames: [ClientFrame], on id: UInt64) -> Bool {
+    lock.withLock {
+      guard let state = outbound[id], state.close == nil else { return false }
+      let wasEmpty = state.isEmpty
+      outbound[id]!.frames.append(contentsOf: frames)
+      if wasEmpty { scheduleWakeLocked(id) }
+      return true
+    }
+  }
+
+  /// Asks for a close after the queued frames; `false` if already closed or closing.
+  /// Any thread.
+  func close(_ id: UInt64, code: UInt16, reason: String) -> Bool {
+    lock.withLock {
+      guard let state = outbound[id], state.close == nil else { return false }
+      outbound[id]!.close = PendingClose(code: code, reason: reason)
+      if state.isEmpty { scheduleWakeLocked(id) }
+      return true
+    }
+  }
+
+  /// The number of open connections. Any thread.
+  var connectionCount: Int {
+    lock.withLock { outbound.count }
+  }
+
+  /// Refuses new connects and closes every open connection with 1001. Any thread.
+  func beginShutdown() {
+    lock.withLock {
+      draining = true
+      for id in Array(outbound.keys) where outbound[id]!.close == nil {
+        outbound[id]!.close = PendingClose(code: 1001, reason: "client shutting down")
+        if outbound[id]!.isEmpty { scheduleWakeLocked(id) }
+      }
+      wakeLoopLocked()
+    }
+  }
+
+  /// Makes the service loop exit at its next iteration. Any thread.
+  func requestStop() {
+    lock.withLock {
+      stopRequested = true
+      wakeLoopLocked()
+    }
+  }
+
+  // MARK: - Service thread
+
+  func attach(_ context: OpaquePointer) {
+    lock.withLock { self.context = context }
+  }
+
+  /// Forgets the context before it is destroyed, so no thread wakes it any more.
+  func detach() {
+    lock.withLock {
+      context = nil
+      stopRequested = true
+    }
+  }
+
+  /// Makes `id` sendable: called when its upgrade succeeded.
+  func open(_ id: UInt64) {
+    lock.withLock { outbound[id] = Outbound() }
+  }
+
+  /// Forgets `id` and drops its queue: called when it closed.
+  func release(_ id: UInt64) {
+    lock.withLock { _ = outbound.removeValue(forKey: id) }
+  }
+
+  /// Takes the connect requests and the connections to wake. Service thread, on
+  /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
+  func takeWork(requests taken: inout [ConnectRequest], wakes: inout [UInt64]) {
+    taken.removeAll(keepingCapacity: true)
+    wakes.removeAll(keepingCapacity: true)
+    lock.withLock {
+      wakeRequested = false
+      swap(&taken, &requests)
+      for id in wakeList where outbound[id] != nil {
+        outbound[id]!.wakePending = false
+        wakes.append(id)
+      }
+      wakeList.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// The next thing to write on a writable connection. Service thread.
+  func nextWrite(for id: UInt64) -> WriteStep {
+    lock.withLock {
+      guard outbound[id] != nil else { return .idle }
+      if !outbound[id]!.isEmpty {
+        let frame = outbound[id]!.frames[outbound[id]!.head]
+        outbound[id]!.head += 1
+        if outbound[id]!.isEmpty {
+          outbound[id]!.frames = []
+          outbound[id]!.head = 0
+        } else if outbound[id]!.head >= 64 && outbound[id]!.head * 2 >= outbound[id]!.frames.count {
+          outbound[id]!.frames.removeSubrange(0..<outbound[id]!.head)
+          outbound[id]!.head = 0
+        }
+        return .frame(frame, more: !outbound[id]!.isEmpty || outbound[id]!.close != nil)
+      }
+      if let close = outbound[id]!.close { return .close(close) }
+      return .idle
+    }
+  }
+
+  func loopState() -> (stop: Bool, draining: Bool) {
+    lock.withLock { (stopRequested, draining) }
+  }
+
+  // MARK: - Under the lock
+
+  private func scheduleWakeLocked(_ id: UInt64) {
+    if outbound[id]?.wakePending == false {
+      outbound[id]!.wakePending = true
+      wakeList.append(id)
+    }
+    wakeLoopLocked()
+  }
+
+  /// One `lws_cancel_service` per loop iteration, never after `detach`.
+  private func wakeLoopLocked() {
+    guard !wakeRequested, let context else { return }
+    wakeRequested = true
+    lws_cancel_service(context)
+  }
+}

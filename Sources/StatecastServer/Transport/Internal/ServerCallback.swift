@@ -1,0 +1,222 @@
+internal import CLibWebSockets
+
+/// The libwebsockets protocol callback of the server: every HTTP request, upgrade and
+/// WebSocket event of the context arrives here. Service thread.
+///
+/// A global function because C needs a plain function pointer (no captures); the
+/// transport comes back from the context's user pointer (`Unmanaged`, unretained: the
+/// service thread keeps the transport alive for as long as the context exists).
+func statecastServerCallback(
+  _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+  _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+  guard let wsi, let contextUser = lws_context_user(lws_get_context(wsi)) else { return 0 }
+  let transport = Unmanaged<WebSocketTransport>.fromOpaque(contextUser).takeUnretainedValue()
+  return transport.handleCallback(wsi, reason, user, input, length)
+}
+
+extension WebSocketTransport {
+  /// Dispatches one libwebsockets callback. Service thread.
+  func handleCallback(
+    _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+  ) -> Int32 {
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+      // Reaches the protocol with lws' internal pipe connection and no session memory.
+      wakeConnections()
+      return 0
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+      return confirmUpgrade(wsi, kind: input)
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+      return filterUpgrade(wsi, session: user)
+    case LWS_CALLBACK_ESTABLISHED:
+      return established(wsi, session: user)
+    case LWS_CALLBACK_RECEIVE:
+      return received(wsi, session: user, input, length)
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+      return writeable(wsi, session: user)
+    case LWS_CALLBACK_CLOSED:
+      closed(session: user)
+      return 0
+    case LWS_CALLBACK_HTTP:
+      let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
+      return HTTPResponder.respond(wsi, path: path, transport: self)
+    default:
+      // lws' default HTTP handling (file completion, keep-alive, bodies).
+      return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+  }
+
+  // MARK: - Upgrades
+
+  /// Accepts or refuses an HTTP upgrade before lws looks at it: path, subprotocol and
+  /// Origin. A refusal answers an HTTP status (404, 400, 403, or 503 while shutting
+  /// down) instead of dropping the TCP connection. Service thread.
+  private func confirmUpgrade(_ wsi: OpaquePointer, kind: UnsafeMutableRawPointer?) -> Int32 {
+    let upgrade = kind.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+    guard upgrade.lowercased() == "websocket" else { return 0 }
+    guard service.listening else {
+      return HTTPResponder.refuse(wsi, status: 503, message: "shutting down")
+    }
+    guard Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo) != nil
+    else {
+      return HTTPResponder.refuse(wsi, status: 404, message: "no WebSocket endpoint here")
+    }
+    let offered = LwsHeaders.list(wsi, WSI_TOKEN_PROTOCOL)
+    guard offered.isEmpty || offered.contains(Endpoint.subprotocol) else {
+      return HTTPResponder.refuse(wsi, status: 400, message: "subprotocol \(Endpoint.subprotocol) required")
+    }
+    guard
+      originPolicy.accepts(
+        origin: LwsHeaders.value(wsi, WSI_TOKEN_ORIGIN), host: LwsHeaders.value(wsi, WSI_TOKEN_HOST))
+    else {
+      return HTTPResponder.refuse(wsi, status: 403, message: "origin not allowed")
+    }
+    return 0
+  }
+
+  /// Records which endpoint the accepted upgrade is for, in lws' per-session memory
+  /// (plain values only). Service thread.
+  private func filterUpgrade(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
+    guard let session,
+      let endpoint = Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
+    else { return 1 }
+    session.assumingMemoryBound(to: statecast_session.self).pointee.endpoint = endpoint.rawValue
+    return 0
+  }
+
+  // MARK: - Connections
+
+  private func established(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self) else { return -1 }
+    let id = table.open()
+    session.pointee.connection = id.rawValue
+    service.register(id, wsi: wsi)
+    if session.pointee.endpoint == Endpoint.statecast.rawValue {
+      service.handler?.transportOpened(id)
+    }
+    return 0
+  }
+
+  private func closed(session: UnsafeMutableRawPointer?) {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self),
+      session.pointee.connection != 0
+    else { return }
+    let id = ConnectionID(rawValue: session.pointee.connection)
+    session.pointee.connection = 0
+    table.release(id)
+    service.unregister(id)
+    if session.pointee.endpoint == Endpoint.statecast.rawValue {
+      service.handler?.transportClosed(id)
+    }
+  }
+
+  /// Reassembles fragments into whole messages and enforces the inbound rules: binary →
+  /// 1003, too large → handler (or 1009 on `/echo`). lws itself has already closed with
+  /// 1007 on invalid UTF-8. Service thread.
+  private func received(
+    _ wsi: OpaquePointer, session: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int
+  ) -> Int32 {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self),
+      session.pointee.connection != 0
+    else { return -1 }
+    let id = ConnectionID(rawValue: session.pointee.connection)
+    let slot = Int(id.slot)
+    let isEcho = session.pointee.endpoint == Endpoint.echo.rawValue
+    if service.inbound[slot].rejected { return 0 }
+
+    let isBinary = lws_frame_is_binary(wsi) != 0
+    if isBinary && !isEcho {
+      setCloseReason(wsi, code: 1003, reason: "binary messages are not accepted")
+      return -1
+    }
+    let limit = isEcho ? configuration.echoMaxMessageSize : configuration.maxMessageSize
+    if service.inbound[slot].bytes.count + length > limit {
+      service.inbound[slot] = InboundMessage(rejected: true)
+      if isEcho {
+        setCloseReason(wsi, code: 1009, reason: "message too big")
+        return -1
+      }
+      service.handler?.transportRejectedTooLarge(id)
+      return 0
+    }
+
+    let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+    let isFinal = lws_is_final_fragment(wsi) != 0
+    let message: [UInt8]
+    if isFinal && service.inbound[slot].bytes.isEmpty {
+      message = Array(chunk)
+    } else {
+      service.inbound[slot].bytes.append(contentsOf: chunk)
+      guard isFinal else { return 0 }
+      message = service.inbound[slot].bytes
+      service.inbound[slot].bytes = []
+    }
+
+    if isEcho {
+      _ = table.enqueue(OutboundFrame(kind: isBinary ? .binary : .text, bytes: message), to: id)
+    } else {
+      service.handler?.transportReceived(id, message: message)
+    }
+    return 0
+  }
+
+  /// Writes queued frames while the socket takes them (a bounded number per event, so
+  /// one busy connection cannot starve the others), then performs a pending close.
+  /// Service thread.
+  private func writeable(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self),
+      session.pointee.connection != 0
+    else { return 0 }
+    let id = ConnectionID(rawValue: session.pointee.connection)
+    let tellsHandler = session.pointee.endpoint == Endpoint.statecast.rawValue
+    var writes = 0
+    while true {
+      switch table.nextWrite(for: id) {
+      case .idle:
+        return 0
+      case .close(let close):
+        setCloseReason(wsi, code: close.code, reason: close.reason)
+        return -1
+      case .frame(let frame, let drained, let more):
+        let kind = frame.kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
+        if lws_write(wsi, frame.writablePayload, frame.count, kind) < 0 { return -1 }
+        writes += 1
+        if drained && tellsHandler { service.handler?.transportDrained(id) }
+        guard more else { return 0 }
+        if writes >= Self.writesPerWriteable || lws_send_pipe_choked(wsi) != 0 {
+          lws_callback_on_writable(wsi)
+          return 0
+        }
+      }
+    }
+  }
+
+  /// How many frames one `SERVER_WRITEABLE` may write before yielding to other sockets.
+  private static let writesPerWriteable = 16
+
+  /// Asks lws for `SERVER_WRITEABLE` on every connection that got frames or a close
+  /// since the last wake-up, and kills the ones over the hard limit. Service thread, on
+  /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
+  private func wakeConnections() {
+    table.takeWakes(into: &service.wakes)
+    for wake in service.wakes {
+      guard let wsi = service.wsi(of: wake.id) else { continue }
+      if let kill = wake.kill {
+        setCloseReason(wsi, code: kill.code, reason: kill.reason)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+      } else {
+        lws_callback_on_writable(wsi)
+      }
+    }
+  }
+
+  /// Sets the close code and reason lws sends when the connection is closed next.
+  private func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
+    var bytes = CloseFrame.reasonBytes(reason)
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+    }
+  }
+}
