@@ -1,0 +1,36 @@
+/**
+ * `data-sc-text="path"`: the element's text is the value at `path`.
+ *
+ * Always set through `textContent`, never as HTML, so state can never inject markup.
+ * Missing values show as nothing; numbers and booleans are printed; objects as JSON.
+ *
+ * @example
+ * <span data-sc-text="count"></span>
+ * @module
+ */
+
+import { displayText, evaluate } from "../expression.js";
+import { dependenciesOf } from "./binding.js";
+
+/** @implements {import("./binding.js").Binding} */
+export class TextBinding {
+  /**
+   * @param {any} element
+   * @param {import("../expression.js").Expression} expression
+   */
+  constructor(element, expression) {
+    this.element = element;
+    this.expression = expression;
+    /** @type {string | undefined} */
+    this.shown = undefined;
+    Object.assign(this, dependenciesOf([expression]));
+  }
+
+  /** @param {import("../expression.js").Scope} scope */
+  update(scope) {
+    const text = displayText(evaluate(this.expression, scope));
+    if (text === this.shown) return;
+    this.shown = text;
+    this.element.textContent = text;
+  }
+}
