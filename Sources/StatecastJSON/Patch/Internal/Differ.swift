@@ -16,7 +16,10 @@ struct Differ {
     case (.array(let oldArray), .array(let newArray)):
       diffArrays(oldArray, newArray)
     default:
-      if old != new { operations.append(.replace(path: pointer(), value: new)) }
+      guard old != new else { return }
+      // An object member named "-" is replaced with `add` (same RFC 6902 meaning), since
+      // some libraries (Python's jsonpatch) refuse `replace` on any path ending in "-".
+      operations.append(path.last == "-" ? .add(path: pointer(), value: new) : .replace(path: pointer(), value: new))
     }
   }
 
