@@ -118,15 +118,23 @@ if (inBrowser) {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") client.retryNow();
   });
+  const debug = new URLSearchParams(window.location.search).has("debug");
+  /** @type {any[]} messages exchanged before the debug panel has loaded */
+  const backlog = [];
+  const stopBacklog = debug ? client.on("trace", (entry) => backlog.push(entry)) : () => {};
+  if (debug) client.tracing = true;
   let started = false;
   const bindDocument = () => {
     if (started) return;
     started = true;
     installConnectionIndicator(client, document);
     binder.bind(document);
-    if (new URLSearchParams(window.location.search).has("debug")) {
+    if (debug) {
       import("./statecast/debug.js")
-        .then(({ installDebugPanel }) => installDebugPanel(client, document, { requestFrame: (fn) => requestAnimationFrame(fn) }))
+        .then(({ installDebugPanel }) => {
+          stopBacklog();
+          installDebugPanel(client, document, { backlog, requestFrame: (fn) => requestAnimationFrame(fn) });
+        })
         .catch((error) => console.error("statecast: cannot load the debug panel", error));
     }
   };

@@ -15,7 +15,8 @@ const MAX_CHILDREN = 200;
 /**
  * @param {import("./client.js").Client} client
  * @param {any} document
- * @param {{ requestFrame?: (fn: () => void) => void }} [options]
+ * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[] }} [options]
+ *   `requestFrame` schedules a state-tree refresh; `backlog` holds messages traced before the panel loaded
  * @returns {{ element: any, close: () => void }}
  */
 export function installDebugPanel(client, document, options = {}) {
@@ -160,6 +161,7 @@ export function installDebugPanel(client, document, options = {}) {
     toggle.textContent = collapsed ? "Show" : "Hide";
   });
 
+  for (const entry of options.backlog ?? []) addEntry(entry);
   client.tracing = true;
   const stopTrace = client.on("trace", addEntry);
   const stopState = client.on("connectionstatechange", showStatus);

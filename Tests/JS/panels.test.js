@@ -80,6 +80,15 @@ test("the debug panel logs messages with revisions and sizes and shows the state
   assert.equal(page.document.body.querySelector(".sc-debug"), null);
 });
 
+test("the debug panel shows messages traced before it loaded", () => {
+  const page = new TestPage(`<main></main>`);
+  const backlog = [{ direction: "in", message: { op: "hello", session: "s1" }, bytes: 30 }];
+  const panel = installDebugPanel(page.client, page.document, { backlog, requestFrame: () => {} });
+  const entries = panel.element.querySelectorAll("li").filter((li) => li.classList.contains("sc-debug-entry"));
+  assert.equal(entries.length, 1);
+  assert.equal(entries[0].querySelector(".sc-debug-op").textContent, "hello");
+});
+
 test("message summaries and sizes", () => {
   assert.equal(summarize({ op: "hello", ref: 1, session: "s", resume: { counter: 3 } }), '#1 · resume {"counter":3}');
   assert.equal(summarize({ op: "reply", ref: 4, status: "ok", resumed: false }), "#4 · ok · not resumed");
