@@ -1,15 +1,33 @@
-// Patches from an independent implementation (Python jsonpatch) and in the server's
-// style: the runtime must reach the same documents, and its change report must cover
-// every value that differs.
+// Patches from an independent implementation (Python jsonpatch), in the server's style,
+// and (when present) from the server's own diff engine: the runtime must reach the same
+// documents, and its change report must cover every value that differs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { applyPatch, deepEqual } from "../../Public/statecast/patch.js";
 import { formatPointer, lookup, touches } from "../../Public/statecast/pointer.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
-const corpora = readdirSync(fixtures).filter((name) => name.endsWith("corpus.json"));
+/** Corpus files: ours, plus the diff engine's interop corpus when one was written. */
+const corpora = readdirSync(fixtures)
+  .filter((name) => name.endsWith("corpus.json"))
+  .map((name) => fixtures + name);
+const interop = process.env.STATECAST_INTEROP_CORPUS;
+if (interop && existsSync(interop)) corpora.push(interop);
+
+/**
+ * Reads a corpus in either shape: `{name, before, patch, after}` (ours) or
+ * `{name, old, new, patch}` (the Swift diff engine's interop corpus).
+ */
+function readCorpus(path) {
+  return JSON.parse(readFileSync(path, "utf8")).map((entry) => ({
+    name: entry.name,
+    before: "before" in entry ? entry.before : entry.old,
+    after: "after" in entry ? entry.after : entry.new,
+    patch: entry.patch,
+  }));
+}
 
 /** Every pointer in a document, the root included. */
 function pointers(value, prefix = [], out = []) {
@@ -24,8 +42,9 @@ test("at least one corpus is present", () => {
   assert.ok(corpora.length > 0);
 });
 
-for (const file of corpora) {
-  const cases = JSON.parse(readFileSync(fixtures + file, "utf8"));
+for (const path of corpora) {
+  const file = path.split("/").pop();
+  const cases = readCorpus(path);
 
   test(`${file}: every patch gives the expected document (${cases.length} cases)`, () => {
     for (const { name, before, patch, after } of cases) {
