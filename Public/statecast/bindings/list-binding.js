@@ -54,6 +54,10 @@ export class ListBinding {
     this.keyExpression = key ? parseExpression(key) : null;
     /** @type {Row[]} */
     this.rows = [];
+    /** @type {Map<string, Row>} the current rows by key */
+    this.byKey = new Map();
+    /** @type {unknown} the topic's state at the last update, read by every row's scope */
+    this.root = undefined;
     const own = dependenciesOf([expression]);
     this.dependencies = own.dependencies;
     this.usesIndex = own.usesIndex;
@@ -67,44 +71,126 @@ export class ListBinding {
   update(scope, changed) {
     const value = evaluate(this.expression, scope);
     const items = Array.isArray(value) ? value : [];
-    /** @type {Map<string, Row>} */
-    const previous = new Map();
-    this.rows.forEach((row, position) => {
-      row.position = position;
-      previous.set(row.key, row);
-    });
+    const old = this.rows;
+    const root = scope.root;
+    this.root = root;
+    const rootTouched = this.rootDependencies.some((watched) => changed.some((pointer) => touches(watched, pointer)));
+
+    // Most patches change a few rows: rows whose item is the very same object at both
+    // ends of the list are kept as they are, without allocating anything.
+    let start = 0;
+    while (start < old.length && start < items.length && old[start].item === items[start]) {
+      if (rootTouched) this.keep(old[start], start, rootTouched, changed);
+      start++;
+    }
+    let oldEnd = old.length - 1;
+    let newEnd = items.length - 1;
+    while (oldEnd >= start && newEnd >= start && old[oldEnd].item === items[newEnd] && this.keepsKey(old[oldEnd], newEnd, root)) {
+      this.keep(old[oldEnd], newEnd, rootTouched, changed);
+      oldEnd--;
+      newEnd--;
+    }
+    if (start > oldEnd && start > newEnd) return;
+
+    /** @type {Set<Row>} rows of the old middle, still to be matched */
+    const unmatched = new Set();
+    for (let position = start; position <= oldEnd; position++) {
+      old[position].position = position;
+      unmatched.add(old[position]);
+    }
     /** @type {Set<string>} */
     const seen = new Set();
     /** @type {Row[]} */
-    const next = [];
-    for (let index = 0; index < items.length; index++) {
+    const middle = [];
+    for (let index = start; index <= newEnd; index++) {
       const item = items[index];
-      let key = this.keyOf(item, index, scope.root);
-      if (seen.has(key)) key = `${key}#${index}`;
+      let key = this.keyOf(item, index, root);
+      let owner = this.byKey.get(key);
+      if (seen.has(key) || (owner !== undefined && !unmatched.has(owner))) {
+        key = `${key}#${index}`;
+        owner = this.byKey.get(key);
+      }
       seen.add(key);
-      const rowScope = { value: item, root: scope.root, index, key };
-      let row = previous.get(key);
-      if (row) {
-        previous.delete(key);
-        const stale =
-          row.item !== item ||
-          (row.index !== index && row.region.usesIndex) ||
-          row.region.rootDependencies.some((watched) => changed.some((pointer) => touches(watched, pointer)));
-        row.region.scope = rowScope;
+      let row;
+      if (owner !== undefined && unmatched.has(owner)) {
+        row = owner;
+        unmatched.delete(row);
+        const stale = row.item !== item || (row.index !== index && row.region.usesIndex) || (rootTouched && row.region.rootDependencies.length > 0);
+        row.region.scope = this.rowScope(item, index, key);
         row.item = item;
         row.index = index;
         if (stale) row.region.updateAll(changed);
       } else {
-        row = this.createRow(rowScope, key);
+        row = this.createRow(this.rowScope(item, index, key), key);
+        this.byKey.set(key, row);
       }
-      next.push(row);
+      middle.push(row);
     }
-    for (const row of previous.values()) {
+    for (const row of unmatched) {
       for (const node of row.nodes) node.parentNode?.removeChild(node);
       row.region.dispose();
+      if (this.byKey.get(row.key) === row) this.byKey.delete(row.key);
     }
-    this.place(next);
-    this.rows = next;
+    const suffix = old.slice(oldEnd + 1);
+    const after = suffix.find((row) => row.nodes.length > 0);
+    const before = old.slice(0, start).findLast((row) => row.nodes.length > 0);
+    this.place(middle, after ? after.nodes[0] : undefined, before);
+    this.rows = old.slice(0, start).concat(middle, suffix);
+  }
+
+  /**
+   * A row's scope. Its `root` reads the list's latest root, so rows whose item did not
+   * change need no update when the rest of the state does.
+   * @param {unknown} value
+   * @param {number} index
+   * @param {string} key
+   * @returns {import("../expression.js").Scope}
+   */
+  rowScope(value, index, key) {
+    const list = this;
+    return {
+      value,
+      index,
+      key,
+      get root() {
+        return list.root;
+      },
+    };
+  }
+
+  /**
+   * Brings a row whose item did not change up to date with its position and `$root`.
+   * @param {Row} row
+   * @param {number} index
+   * @param {boolean} rootTouched
+   * @param {string[]} changed
+   */
+  keep(row, index, rootTouched, changed) {
+    const scope = row.region.scope;
+    const moved = row.index !== index;
+    if (moved) {
+      row.index = index;
+      scope.index = index;
+    }
+    if ((moved && row.region.usesIndex) || (rootTouched && row.region.rootDependencies.length > 0)) row.region.updateAll(changed);
+  }
+
+  /**
+   * Whether a row keeps its key at a new index (its item being the same object).
+   * @param {Row} row
+   * @param {number} index
+   * @param {unknown} root
+   */
+  keepsKey(row, index, root) {
+    if (row.index === index) return true;
+    const item = row.item;
+    if (this.keyExpression) {
+      if (this.keyExpression.base === "scope") return true;
+    } else if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+      const id = /** @type {Record<string, unknown>} */ (item).id;
+      if (typeof id === "string" || typeof id === "number") return true;
+    }
+    return this.keyOf(item, index, root) === row.key;
   }
 
   /**
@@ -137,34 +223,37 @@ export class ListBinding {
   }
 
   /**
-   * Puts the rows in order after the template, moving only rows outside the longest
+   * Puts the changed middle of the list in order, moving only rows outside the longest
    * run that kept its relative order, and inserting new ones.
-   * @param {Row[]} rows
+   * @param {Row[]} rows the middle rows, in their new order
+   * @param {any} [end] the first node after the middle (the first kept row at the end)
+   * @param {Row} [before] the last kept row at the start
    */
-  place(rows) {
+  place(rows, end, before) {
     const container = this.container;
-    let last = -1;
-    let end = null;
-    for (const row of rows) {
-      if (row.position > last && row.nodes.length > 0) {
-        last = row.position;
-        end = row.nodes[row.nodes.length - 1].nextSibling;
+    if (end === undefined) {
+      /** @type {Row | null} the row that was last before this update, if it stays */
+      let lastKept = null;
+      for (const row of rows) {
+        if (row.position >= 0 && row.nodes.length > 0 && (lastKept === null || row.position > lastKept.position)) lastKept = row;
       }
+      const anchor = lastKept ?? before;
+      end = anchor ? anchor.nodes[anchor.nodes.length - 1].nextSibling : this.template.nextSibling;
     }
-    if (last < 0) end = this.template.nextSibling;
     const stable = longestIncreasing(rows.map((row) => row.position));
-    let before = end;
+    let next = end;
     for (let i = rows.length - 1; i >= 0; i--) {
       const row = rows[i];
       if (row.nodes.length === 0) continue;
-      if (!stable.has(i)) for (const node of row.nodes) container.insertBefore(node, before);
-      before = row.nodes[0];
+      if (!stable.has(i)) for (const node of row.nodes) container.insertBefore(node, next);
+      next = row.nodes[0];
     }
   }
 
   dispose() {
     for (const row of this.rows) row.region.dispose();
     this.rows = [];
+    this.byKey.clear();
   }
 }
 
