@@ -21,6 +21,9 @@ static const uint64_t statecast_option_ssl_global_init = LWS_SERVER_OPTION_DO_SS
 /// Let lws check every inbound text message for valid UTF-8, fragment by fragment, and
 /// close with 1007 on the first invalid byte (RFC 6455 section 8.1).
 static const uint64_t statecast_option_validate_utf8 = LWS_SERVER_OPTION_VALIDATE_UTF8;
+/// Send a client's `Origin` header exactly as given (lws would otherwise prefix it with
+/// `http://`, which makes an https origin unrepresentable).
+static const uint64_t statecast_option_raw_origin = LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
 /// Listen on IPv4 only, for a configured IPv4 host such as `127.0.0.1`.
 static const uint64_t statecast_option_disable_ipv6 = LWS_SERVER_OPTION_DISABLE_IPV6;
 

@@ -1,13 +1,11 @@
-import Foundation
-
-/// A WebSocket client over libwebsockets: one client context on its own service thread
-/// holding any number of connections (a load test opens 10,000 from one client).
+/// A WebSocket client over libwebsockets, able to hold thousands of connections (a load
+/// test opens 10,000 from one client).
 ///
-/// Why not `URLSessionWebSocketTask`: it is unavailable or incomplete on Linux, cannot
-/// send the malformed frames the server's tests need (invalid UTF-8, oversized or
-/// fragmented messages), and a thread per connection would not scale to load tests.
-/// Threading mirrors the server's: the service thread alone touches connections; tasks
-/// queue frames under a lock and wake it with `lws_cancel_service`.
+/// Why not `URLSessionWebSocketTask`: it is incomplete on Linux, cannot send the
+/// malformed frames a server's conformance tests need (invalid UTF-8, oversized or
+/// fragmented messages), and would not scale to load tests. Threading mirrors the
+/// server's: one service thread (shared by every client of the process) alone touches
+/// connections; tasks queue frames under a lock and wake it with `lws_cancel_service`.
 ///
 ///     let client = try WebSocketClient()
 ///     let connection = try await client.connect(to: "ws://127.0.0.1:8080/ws", subprotocols: ["statecast.v1"])
@@ -15,48 +13,30 @@ import Foundation
 ///     for await event in connection.events { print(event) }
 ///     await client.shutdown()
 public final class WebSocketClient: @unchecked Sendable {
-  // Sendable: `core` locks itself; `service` is confined to the service thread; the
-  // stop waiters are guarded by `lifecycleLock`.
+  // Sendable: the mutable fields are guarded by `lock`.
 
   /// Limits of a client.
   public struct Configuration: Sendable {
-    /// The largest message the client reassembles; a larger one closes with 1009.
+    /// The largest message a connection reassembles; a larger one closes it with 1009.
     public var maxMessageSize = 16 * 1_048_576
-    /// The process's open-files limit is raised to at least this many (as far as the
-    /// system allows) so that thousands of connections fit.
-    public var fileDescriptorLimit = 65_536
-    /// Seconds allowed for the TCP connect and for the upgrade's answer.
-    public var connectTimeoutSeconds = 10
 
     public init() {}
   }
 
   public let configuration: Configuration
-  let core: ClientCore
-  let service: ClientServiceSide
-  private let lifecycleLock = ClientLock()
-  private var stopped = false  // guarded by lifecycleLock
-  private var stopWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lifecycleLock
+  let engine: ClientEngine
+  private let lock = ClientLock()
+  private var openIDs: Set<UInt64> = []  // guarded by lock
+  private var stopping = false  // guarded by lock
+  private var drainWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lock
 
-  /// Creates the client context and starts its service thread.
+  /// A client; cheap, since every client shares the process's client context.
   ///
   /// - Throws: ``WebSocketClientError/connectionFailed(_:)`` if libwebsockets cannot
-  ///   create a client context.
+  ///   create its client context.
   public init(configuration: Configuration = .init()) throws {
     self.configuration = configuration
-    core = ClientCore()
-    service = ClientServiceSide(maxMessageSize: configuration.maxMessageSize)
-    ClientLog.configure()
-    ClientFileDescriptorLimit.raise(toAtLeast: configuration.fileDescriptorLimit)
-    let context = try ClientContext(
-      connectTimeoutSeconds: configuration.connectTimeoutSeconds, user: Unmanaged.passUnretained(self).toOpaque())
-    core.attach(context.context)
-    service.context = context.context
-    let thread = Thread { [self] in
-      runServiceLoop(context)
-    }
-    thread.name = "statecast-lws-client"
-    thread.start()
+    engine = try ClientEngine.shared.get()
   }
 
   /// Opens a WebSocket and returns once the upgrade has succeeded. Any task.
@@ -64,7 +44,8 @@ public final class WebSocketClient: @unchecked Sendable {
   /// - Parameters:
   ///   - url: `ws://host[:port]/path` or `wss://...`.
   ///   - subprotocols: offered in `Sec-WebSocket-Protocol`, in order of preference.
-  ///   - origin: sent as the `Origin` header (what a browser on that origin would send).
+  ///   - origin: sent as the `Origin` header, exactly as given (what a browser on that
+  ///     page would send).
   ///   - allowInsecureTLS: accept a self-signed or otherwise unverifiable certificate
   ///     (tests, local development).
   /// - Throws: ``WebSocketClientError`` when the URL is invalid, the connection or the
@@ -73,65 +54,72 @@ public final class WebSocketClient: @unchecked Sendable {
     to url: String, subprotocols: [String] = [], origin: String? = nil, allowInsecureTLS: Bool = false
   ) async throws -> WebSocketConnection {
     guard let target = ConnectTarget(url: url) else { throw WebSocketClientError.invalidURL(url) }
-    let connection = WebSocketConnection(id: core.makeID(), client: self)
+    let connection = WebSocketConnection(id: engine.core.makeID(), client: self)
+    let admitted = lock.withLock {
+      guard !stopping else { return false }
+      openIDs.insert(connection.id)
+      return true
+    }
+    guard admitted else { throw WebSocketClientError.clientStopped }
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       let request = ConnectRequest(
         target: target, subprotocols: subprotocols, origin: origin, allowInsecureTLS: allowInsecureTLS,
         connection: connection, continuation: continuation)
-      if !core.enqueue(request) {
+      if !engine.core.enqueue(request) {
+        connectionEnded(connection.id)
         continuation.resume(throwing: WebSocketClientError.clientStopped)
       }
     }
     return connection
   }
 
-  /// The number of open connections. Any thread.
+  /// The number of this client's connections that are open or opening. Any thread.
   public var connectionCount: Int {
-    core.connectionCount
+    lock.withLock { openIDs.count }
   }
 
-  /// Closes every connection (1001), stops the service thread and destroys the context
-  /// on it. Waits up to `gracePeriod` for the closing handshakes. Any task; idempotent.
+  /// Refuses new connects, closes every open connection of this client with 1001, and
+  /// waits up to `gracePeriod` for the closing handshakes. Any task; idempotent.
   public func shutdown(gracePeriod: Duration = .seconds(2)) async {
-    core.beginShutdown()
+    let ids = lock.withLock {
+      stopping = true
+      return openIDs
+    }
+    for id in ids { _ = engine.core.close(id, code: 1001, reason: "client shutting down") }
     await withTaskGroup(of: Void.self) { group in
-      group.addTask { await self.waitUntilStopped() }
-      group.addTask {
-        try? await Task.sleep(for: gracePeriod)
-        if !Task.isCancelled { self.core.requestStop() }
-      }
+      group.addTask { await self.waitUntilDrained() }
+      group.addTask { try? await Task.sleep(for: gracePeriod) }
       await group.next()
       group.cancelAll()
     }
+    resumeDrainWaiters()
   }
 
-  private func waitUntilStopped() async {
+  /// Called when one of this client's connections has ended (or failed to open).
+  /// Service thread, or the connecting task.
+  func connectionEnded(_ id: UInt64) {
+    let drained = lock.withLock {
+      openIDs.remove(id)
+      return openIDs.isEmpty
+    }
+    if drained { resumeDrainWaiters() }
+  }
+
+  private func waitUntilDrained() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let done: Bool = lifecycleLock.withLock {
-        if stopped { return true }
-        stopWaiters.append(continuation)
+      let drained = lock.withLock {
+        if openIDs.isEmpty { return true }
+        drainWaiters.append(continuation)
         return false
       }
-      if done { continuation.resume() }
+      if drained { continuation.resume() }
     }
   }
 
-  /// The service thread's life: serve until stopped (or until a shutdown has closed
-  /// every connection), then destroy the context here and fail what is left. Service
-  /// thread.
-  private func runServiceLoop(_ context: ClientContext) {
-    while true {
-      let state = core.loopState()
-      if state.stop || (state.draining && service.isEmpty) { break }
-      if context.serviceOnce() < 0 { break }
-    }
-    core.detach()
-    context.destroy()
-    service.failRemaining()
-    let waiters: [CheckedContinuation<Void, Never>] = lifecycleLock.withLock {
-      stopped = true
-      defer { stopWaiters = [] }
-      return stopWaiters
+  private func resumeDrainWaiters() {
+    let waiters = lock.withLock {
+      defer { drainWaiters = [] }
+      return drainWaiters
     }
     for waiter in waiters { waiter.resume() }
   }

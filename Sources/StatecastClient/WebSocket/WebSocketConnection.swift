@@ -56,13 +56,13 @@ public final class WebSocketConnection: Sendable {
   /// the others are continuations, the last has FIN set.
   @discardableResult
   public func send(fragments: [[UInt8]], binary: Bool = false) -> Bool {
-    client.core.send(ClientFrame.message(fragments, binary: binary), on: id)
+    client.engine.core.send(ClientFrame.message(fragments, binary: binary), on: id)
   }
 
   /// Closes with `code` and `reason` after the queued messages; ``events`` then ends
   /// with `.closed`. Does nothing if already closing.
   public func close(code: UInt16 = 1000, reason: String = "") {
-    _ = client.core.close(id, code: code, reason: reason)
+    _ = client.engine.core.close(id, code: code, reason: reason)
   }
 }
 

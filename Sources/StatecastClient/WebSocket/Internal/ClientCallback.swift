@@ -3,7 +3,7 @@ internal import CLibWebSockets
 /// The libwebsockets protocol callback of the client: every connection event arrives
 /// here. Service thread.
 ///
-/// A global function because C needs a plain function pointer; the client comes back
+/// A global function because C needs a plain function pointer; the engine comes back
 /// from the context's user pointer, the connection from the wsi's opaque user data (its
 /// id, a plain integer).
 func statecastClientCallback(
@@ -11,11 +11,11 @@ func statecastClientCallback(
   _ input: UnsafeMutableRawPointer?, _ length: Int
 ) -> Int32 {
   guard let wsi, let contextUser = lws_context_user(lws_get_context(wsi)) else { return 0 }
-  let client = Unmanaged<WebSocketClient>.fromOpaque(contextUser).takeUnretainedValue()
-  return client.handleCallback(wsi, reason, input, length)
+  let engine = Unmanaged<ClientEngine>.fromOpaque(contextUser).takeUnretainedValue()
+  return engine.handleCallback(wsi, reason, input, length)
 }
 
-extension WebSocketClient {
+extension ClientEngine {
   /// Dispatches one libwebsockets callback. Service thread.
   func handleCallback(
     _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ length: Int
@@ -77,7 +77,9 @@ extension WebSocketClient {
   /// Starts one connect. Service thread (lws' client API is not thread-safe).
   private func start(_ request: ConnectRequest) {
     let id = request.connection.id
-    service.entries[id] = ClientServiceSide.Entry(connection: request.connection, connect: request.continuation)
+    service.entries[id] = ClientServiceSide.Entry(
+      connection: request.connection, connect: request.continuation,
+      maxMessageSize: request.connection.client.configuration.maxMessageSize)
     let target = request.target
     let protocols = request.subprotocols.joined(separator: ", ")
     var flags: Int32 = 0
@@ -128,7 +130,7 @@ extension WebSocketClient {
     guard service.entries[id] != nil else { return -1 }
     if service.entries[id]!.rejecting { return 0 }
     let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-    if service.entries[id]!.inbound.count + chunk.count > service.maxMessageSize {
+    if service.entries[id]!.inbound.count + chunk.count > service.entries[id]!.maxMessageSize {
       service.entries[id]!.rejecting = true
       service.entries[id]!.inbound = []
       service.entries[id]!.close = (1009, "message too big")

@@ -9,8 +9,8 @@ internal import CLibWebSockets
 /// Owns the client's libwebsockets context (no listening port) and the C memory its
 /// protocols array points into.
 ///
-/// Created on the thread that creates the ``WebSocketClient``, then run and destroyed on
-/// the client's service thread.
+/// Created once per process by ``ClientEngine`` and run by its service thread for the
+/// rest of the process's life.
 final class ClientContext: @unchecked Sendable {
   // Sendable: handed once from the creating thread to the service thread.
 
@@ -21,7 +21,6 @@ final class ClientContext: @unchecked Sendable {
   let context: OpaquePointer
   private let protocols: UnsafeMutablePointer<lws_protocols>
   private let name: UnsafeMutablePointer<CChar>
-  private var destroyed = false
 
   init(connectTimeoutSeconds: Int, user: UnsafeMutableRawPointer) throws {
     name = strdup(Self.protocolName)!
@@ -33,7 +32,7 @@ final class ClientContext: @unchecked Sendable {
     var info = lws_context_creation_info()
     info.port = -1  // CONTEXT_PORT_NO_LISTEN: a client context
     info.protocols = UnsafePointer(protocols)
-    info.options = statecast_option_ssl_global_init
+    info.options = statecast_option_ssl_global_init | statecast_option_raw_origin
     info.user = user
     info.connect_timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
     info.timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
@@ -50,15 +49,8 @@ final class ClientContext: @unchecked Sendable {
     lws_service(context, 0)
   }
 
-  /// Destroys the context (open connections are closed now). Service thread.
-  func destroy() {
-    guard !destroyed else { return }
-    destroyed = true
-    lws_context_destroy(context)
-  }
-
   deinit {
-    destroy()
+    lws_context_destroy(context)
     protocols.deallocate()
     free(name)
   }

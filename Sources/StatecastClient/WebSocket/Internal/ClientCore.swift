@@ -37,8 +37,6 @@ final class ClientCore: @unchecked Sendable {
   private var wakeList: [UInt64] = []
   private var wakeRequested = false
   private var context: OpaquePointer?
-  private var draining = false
-  private var stopRequested = false
 
   /// A fresh connection id. Any thread.
   func makeID() -> UInt64 {
@@ -48,11 +46,11 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  /// Queues a connect for the service thread; `false` once the client is shutting down.
+  /// Queues a connect for the service thread; `false` if the engine has no context.
   /// Any thread.
   func enqueue(_ request: ConnectRequest) -> Bool {
     lock.withLock {
-      guard !draining, !stopRequested, context != nil else { return false }
+      guard context != nil else { return false }
       requests.append(request)
       wakeLoopLocked()
       return true
@@ -87,38 +85,10 @@ final class ClientCore: @unchecked Sendable {
     lock.withLock { outbound.count }
   }
 
-  /// Refuses new connects and closes every open connection with 1001. Any thread.
-  func beginShutdown() {
-    lock.withLock {
-      draining = true
-      for id in Array(outbound.keys) where outbound[id]!.close == nil {
-        outbound[id]!.close = PendingClose(code: 1001, reason: "client shutting down")
-        if outbound[id]!.isEmpty { scheduleWakeLocked(id) }
-      }
-      wakeLoopLocked()
-    }
-  }
-
-  /// Makes the service loop exit at its next iteration. Any thread.
-  func requestStop() {
-    lock.withLock {
-      stopRequested = true
-      wakeLoopLocked()
-    }
-  }
-
   // MARK: - Service thread
 
   func attach(_ context: OpaquePointer) {
     lock.withLock { self.context = context }
-  }
-
-  /// Forgets the context before it is destroyed, so no thread wakes it any more.
-  func detach() {
-    lock.withLock {
-      context = nil
-      stopRequested = true
-    }
   }
 
   /// Makes `id` sendable: called when its upgrade succeeded.
@@ -168,10 +138,6 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  func loopState() -> (stop: Bool, draining: Bool) {
-    lock.withLock { (stopRequested, draining) }
-  }
-
   // MARK: - Under the lock
 
   private func scheduleWakeLocked(_ id: UInt64) {
@@ -182,7 +148,7 @@ final class ClientCore: @unchecked Sendable {
     wakeLoopLocked()
   }
 
-  /// One `lws_cancel_service` per loop iteration, never after `detach`.
+  /// One `lws_cancel_service` per loop iteration.
   private func wakeLoopLocked() {
     guard !wakeRequested, let context else { return }
     wakeRequested = true

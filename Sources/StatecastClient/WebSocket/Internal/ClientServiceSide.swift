@@ -9,6 +9,8 @@ final class ClientServiceSide: @unchecked Sendable {
     var connection: WebSocketConnection
     /// Resumed once: when the upgrade succeeds or the connection fails.
     var connect: CheckedContinuation<Void, any Error>?
+    /// The largest message this connection reassembles.
+    var maxMessageSize: Int
     var wsi: OpaquePointer?
     var inbound: [UInt8] = []
     /// Set once a message exceeded the size limit: the rest is discarded.
@@ -17,18 +19,12 @@ final class ClientServiceSide: @unchecked Sendable {
     var close: (code: UInt16, reason: String)?
   }
 
-  let maxMessageSize: Int
   /// The client context, for `lws_client_connect_via_info`.
   var context: OpaquePointer?
   var entries: [UInt64: Entry] = [:]
   var requests: [ConnectRequest] = []
   var wakes: [UInt64] = []
 
-  init(maxMessageSize: Int) {
-    self.maxMessageSize = maxMessageSize
-  }
-
-  var isEmpty: Bool { entries.isEmpty }
 
   /// Ends a connection: a pending connect fails with `error`, an open one reports its
   /// close and its events end. Returns whether `id` was still known.
@@ -42,17 +38,7 @@ final class ClientServiceSide: @unchecked Sendable {
       entry.connection.eventContinuation.yield(.closed(code: close.code, reason: close.reason))
     }
     entry.connection.eventContinuation.finish()
+    entry.connection.client.connectionEnded(id)
     return true
-  }
-
-  /// Fails every connect still waiting and ends every connection still open, after the
-  /// context is destroyed. Service thread.
-  func failRemaining() {
-    for id in Array(entries.keys) { finish(id, error: "client stopped") }
-    for request in requests {
-      request.continuation.resume(throwing: WebSocketClientError.clientStopped)
-      request.connection.eventContinuation.finish()
-    }
-    requests = []
   }
 }
