@@ -524,3 +524,28 @@ test("a patch inside one row re-evaluates that row's bindings only", async () =>
   page.patch("todos", [{ op: "add", path: "/todos/0", value: { id: "n", title: "New" } }]);
   assert.deepEqual(calls, ["New"], "rows that only shifted are not re-evaluated");
 });
+
+test("a select whose options come from a list keeps the state's value", async () => {
+  const page = new TestPage(`
+    <main data-sc-topic="t">
+      <select id="pick" data-sc-model="chosen" data-sc-each="options" data-sc-key="value">
+        <template><option data-sc-attr="value: value" data-sc-text="label"></option></template>
+      </select>
+    </main>`);
+  const select = page.$('[id="pick"]');
+  // A select's value is the value of an option it has; the fake select forgets a value
+  // it does not offer, as browsers do.
+  Object.defineProperty(select, "value", {
+    get() {
+      return this.chosen ?? "";
+    },
+    set(value) {
+      this.chosen = this.querySelectorAll("option").some((option) => option.getAttribute("value") === value) ? value : "";
+    },
+  });
+  await page.start();
+  await page.snapshot("t", { chosen: "b", options: [{ value: "a", label: "A" }, { value: "b", label: "B" }] });
+  assert.equal(select.value, "b");
+  page.patch("t", [{ op: "add", path: "/options/-", value: { value: "c", label: "C" } }, { op: "replace", path: "/chosen", value: "c" }]);
+  assert.equal(select.value, "c");
+});

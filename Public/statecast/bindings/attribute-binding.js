@@ -2,8 +2,9 @@
  * `data-sc-attr="name: expression; ..."`: attributes that follow the state.
  *
  * `true` sets a boolean attribute (`disabled`, `open`), `false`, `null` and missing
- * remove it, anything else is written as text. `value` and `checked` are set as
- * properties (what the user sees), and not while the user is editing the element.
+ * remove it, anything else is written as text. On inputs, text areas and selects,
+ * `value` and `checked` are set as properties (what the user sees), and not while the
+ * user is editing the element.
  * Event-handler attributes are never written and URL attributes refuse `javascript:`.
  *
  * @example
@@ -17,6 +18,9 @@ import { elementState } from "../internal/element-state.js";
 import { isSafeAttributeValue, isWritableAttribute } from "../internal/safe-attribute.js";
 import { dependenciesOf } from "./binding.js";
 import { writeControl } from "./model-binding.js";
+
+/** Controls whose `value` and `checked` the user edits, so they are set as properties. */
+const EDITABLE = new Set(["input", "textarea", "select"]);
 
 /** @implements {import("./binding.js").Binding} */
 export class AttributeBinding {
@@ -38,7 +42,7 @@ export class AttributeBinding {
   update(scope) {
     for (const { name, expression } of this.pairs) {
       const value = evaluate(expression, scope);
-      if (name === "value" || name === "checked") {
+      if ((name === "value" || name === "checked") && EDITABLE.has(this.element.localName)) {
         if (!elementState(this.element).editing) writeControl(this.element, value, name);
         continue;
       }

@@ -18,6 +18,7 @@
  */
 
 import { displayText, evaluate, parseExpression } from "../expression.js";
+import { elementState } from "../internal/element-state.js";
 import { longestIncreasing } from "../internal/longest-increasing.js";
 import { touches } from "../pointer.js";
 import { dependenciesOf } from "./binding.js";
@@ -136,6 +137,19 @@ export class ListBinding {
     const before = old.slice(0, start).findLast((row) => row.nodes.length > 0);
     this.place(middle, after ? after.nodes[0] : undefined, before);
     this.rows = old.slice(0, start).concat(middle, suffix);
+    this.reselect();
+  }
+
+  /**
+   * A `<select>` whose options are this list loses its value when the options change
+   * (or had none when its value was first set): let its model binding set it again.
+   */
+  reselect() {
+    const container = this.container;
+    const select = container.localName === "select" ? container : container.localName === "optgroup" ? container.parentNode : null;
+    if (!select) return;
+    const state = elementState(select);
+    if (!state.editing) state.model?.refresh();
   }
 
   /**

@@ -49,6 +49,11 @@ def todos_reduce(state, action):
                 todo["done"] = not todo["done"]
     elif "remove" in action:
         state["todos"] = [t for t in state["todos"] if t["id"] != action["remove"]["id"]]
+    elif "filterPicked" in action:
+        picked = action["filterPicked"].get("filter")
+        if picked not in [option["value"] for option in state["filters"]]:
+            raise ValueError(f"no filter {picked!r}")
+        state["filter"] = picked
     elif "draftChanged" in action:
         state["draft"] = str(action["draftChanged"].get("text", "")).upper()
     else:
@@ -62,6 +67,8 @@ TOPICS = {
         lambda: {
             "nextID": 2,
             "draft": "",
+            "filter": "all",
+            "filters": [{"value": "all", "label": "All"}, {"value": "active", "label": "Active"}, {"value": "done", "label": "Done"}],
             "remaining": 2,
             "todos": [
                 {"id": "T2", "title": "Buy milk", "done": False},

@@ -110,6 +110,13 @@ def main():
         expect(page.locator("#list li")).to_have_count(2)
         expect(page.locator("#list li").nth(1).locator(".note")).to_have_value("my local note")
 
+        step("a select whose options are a list shows the state's value and sends changes")
+        expect(page.locator("#filter")).to_have_value("all")
+        expect(page.locator("#filter option")).to_have_count(3)
+        page.select_option("#filter", "done")
+        expect(page.locator("#filter-shown")).to_have_text("done")
+        expect(page.locator("#filter")).to_have_value("done")
+
         step("a two-way input sends after the debounce and then shows the server's value")
         page.locator("#draft").press_sequentially("milk", delay=30)
         expect(page.locator("#draft")).to_have_value("MILK")
