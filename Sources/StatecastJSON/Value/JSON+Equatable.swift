@@ -20,15 +20,24 @@ extension JSON: Equatable, Hashable {
   /// True means equal; false means only "not known to be equal". The diff uses it to skip
   /// subtrees that the view tracker reused from its cache.
   func isIdentical(to other: JSON) -> Bool {
-    switch (self, other) {
-    case (.null, .null): true
-    case (.bool(let a), .bool(let b)): a == b
-    case (.int(let a), .int(let b)): a == b
-    case (.string(let a), .string(let b)): a == b
-    case (.array(let a), .array(let b)): a.isIdentical(to: b)
-    case (.object(let a), .object(let b)): a.members.isIdentical(to: b.members)
-    default: false
+    // Nested switches rather than a tuple, so no payload is copied (retained).
+    switch self {
+    case .array(let a):
+      if case .array(let b) = other { return a.isIdentical(to: b) }
+    case .object(let a):
+      if case .object(let b) = other { return a.members.isIdentical(to: b.members) }
+    case .string(let a):
+      if case .string(let b) = other { return a == b }
+    case .int(let a):
+      if case .int(let b) = other { return a == b }
+    case .bool(let a):
+      if case .bool(let b) = other { return a == b }
+    case .null:
+      if case .null = other { return true }
+    case .double:
+      break
     }
+    return false
   }
 
   public func hash(into hasher: inout Hasher) {

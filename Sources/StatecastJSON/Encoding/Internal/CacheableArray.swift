@@ -23,15 +23,10 @@ extension Array: CacheableArray where Element: Encodable & Equatable {
       return CacheNode(value: self, json: .array(elements))
     }
     if isIdentical(to: oldArray) { return old }
-
-    let shared = Swift.min(count, oldArray.count)
-    var prefix = 0
-    while prefix < shared && self[prefix] == oldArray[prefix] { prefix += 1 }
-    if prefix == count && count == oldArray.count { return old }
-    var suffix = 0
-    while suffix < shared - prefix && self[count - 1 - suffix] == oldArray[oldArray.count - 1 - suffix] {
-      suffix += 1
+    let (prefix, suffix) = withUnsafeBufferPointer { new in
+      oldArray.withUnsafeBufferPointer { old in Self.commonEnds(new, old) }
     }
+    if prefix == count && count == oldArray.count { return old }
 
     var elements: [JSON] = []
     elements.reserveCapacity(count)
@@ -48,4 +43,32 @@ extension Array: CacheableArray where Element: Encodable & Equatable {
     elements.append(contentsOf: oldJSON[oldMiddleEnd...])
     return CacheNode(value: self, json: .array(elements))
   }
+
+  /// The common prefix and suffix lengths, comparing elements in place.
+  ///
+  /// This code runs unspecialized (the element type is the app's), where reading
+  /// `buffer[i]` to pass it to `==` would copy the element, retaining its strings; passing
+  /// `inout` through a pointer hands `==` the element's address instead.
+  private static func commonEnds(
+    _ a: UnsafeBufferPointer<Element>, _ b: UnsafeBufferPointer<Element>
+  ) -> (prefix: Int, suffix: Int) {
+    guard let baseA = a.baseAddress, let baseB = b.baseAddress else { return (0, 0) }
+    let first = UnsafeMutablePointer(mutating: baseA)
+    let second = UnsafeMutablePointer(mutating: baseB)
+    let shared = Swift.min(a.count, b.count)
+    var prefix = 0
+    while prefix < shared && isEqualInPlace(&first[prefix], &second[prefix]) { prefix += 1 }
+    let limit = shared - prefix
+    let lastA = first + (a.count - 1)
+    let lastB = second + (b.count - 1)
+    var suffix = 0
+    while suffix < limit && isEqualInPlace(&(lastA - suffix).pointee, &(lastB - suffix).pointee) { suffix += 1 }
+    return (prefix, suffix)
+  }
+}
+
+/// `a == b` for values reached through pointers, without copying them (see
+/// `Array.commonEnds`). Neither value is modified.
+private func isEqualInPlace<T: Equatable>(_ a: inout T, _ b: inout T) -> Bool {
+  a == b
 }

@@ -80,20 +80,36 @@ struct Differ {
 
   // MARK: - Arrays
 
+  /// The lengths of the common prefix and suffix of two arrays, whose elements are the
+  /// same storage (what the view tracker reuses) or deeply equal. Elements are reached
+  /// through pointers so that comparing them retains nothing.
+  private static func commonEnds(_ old: [JSON], _ new: [JSON]) -> (prefix: Int, suffix: Int) {
+    old.withUnsafeBufferPointer { oldBuffer in
+      new.withUnsafeBufferPointer { newBuffer in
+        guard let oldBase = oldBuffer.baseAddress, let newBase = newBuffer.baseAddress else { return (0, 0) }
+        let a = UnsafeMutablePointer(mutating: oldBase)
+        let b = UnsafeMutablePointer(mutating: newBase)
+        let shared = min(oldBuffer.count, newBuffer.count)
+        var prefix = 0
+        while prefix < shared && same(&a[prefix], &b[prefix]) { prefix += 1 }
+        let limit = shared - prefix
+        let lastA = a + (oldBuffer.count - 1)
+        let lastB = b + (newBuffer.count - 1)
+        var suffix = 0
+        while suffix < limit && same(&(lastA - suffix).pointee, &(lastB - suffix).pointee) { suffix += 1 }
+        return (prefix, suffix)
+      }
+    }
+  }
+
+  /// `a.isIdentical(to: b) || a == b`; `inout` only to borrow in place (nothing changes).
+  private static func same(_ a: inout JSON, _ b: inout JSON) -> Bool {
+    a.isIdentical(to: b) || a == b
+  }
+
   private mutating func diffArrays(_ old: [JSON], _ new: [JSON]) {
     if old.isIdentical(to: new) { return }
-    let shared = min(old.count, new.count)
-    var prefix = 0
-    while prefix < shared && (old[prefix].isIdentical(to: new[prefix]) || old[prefix] == new[prefix]) {
-      prefix += 1
-    }
-    var suffix = 0
-    while suffix < shared - prefix {
-      let oldElement = old[old.count - 1 - suffix]
-      let newElement = new[new.count - 1 - suffix]
-      guard oldElement.isIdentical(to: newElement) || oldElement == newElement else { break }
-      suffix += 1
-    }
+    let (prefix, suffix) = Self.commonEnds(old, new)
     let oldMiddle = old[prefix..<(old.count - suffix)]
     let newMiddle = new[prefix..<(new.count - suffix)]
     if oldMiddle.isEmpty {
