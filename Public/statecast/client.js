@@ -241,6 +241,12 @@ export class Client extends Emitter {
       return;
     }
     if (status === "closed") {
+      // 4000: another socket resumed this session. Resuming it back would take it from
+      // that socket in turn, so the next socket starts a session of its own.
+      if (detail?.code === 4000) {
+        this.session = null;
+        this.pendingLeaves.clear();
+      }
       for (const topic of this.topics.values()) {
         topic.joinedHere = false;
         topic.resyncing = false;

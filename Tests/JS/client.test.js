@@ -437,3 +437,16 @@ test("stop closes the socket, rejects waiting requests and stays down", async ()
   assert.equal(client.connectionState, "disconnected");
   assert.deepEqual(timers.pendingDelays, []);
 });
+
+test("a socket closed because its session was resumed elsewhere starts afresh instead of resuming", async () => {
+  const socket = await connect("old");
+  await joined("counter", { count: 1 }, 7);
+  socket.serverClose(4000, "session resumed elsewhere");
+  timers.runNext();
+  const next = network.socket;
+  next.hello("fresh");
+  await settle();
+  assert.equal(next.sentOps("hello").length, 0);
+  assert.equal(client.session, "fresh");
+  assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["counter"]);
+});
