@@ -4,6 +4,15 @@ import StatecastServer
 // statecast-demo: serves Public/ and the example features as topics. See DemoOptions
 // for the flags and DemoRoutes for the topics.
 
+/// Writes a line to standard output at once (unbuffered), so that scripts waiting for
+/// "listening on" see it as soon as the server accepts connections.
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+// Before "listening on", so that a stop signal from then on always shuts down gracefully.
+let termination = TerminationSignal()
+
 let options: DemoOptions
 do {
   options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -22,11 +31,10 @@ do {
   exit(1)
 }
 let scheme = options.server.tls == nil ? "http" : "https"
-print("listening on \(scheme)://\(options.server.host):\(port)")
-fflush(stdout)
+say("listening on \(scheme)://\(options.server.host):\(port)")
 
-await TerminationSignal.wait()
-print("shutting down")
+await termination.wait()
+say("shutting down")
 await server.shutdown()
-print("stopped")
+say("stopped")
 exit(0)

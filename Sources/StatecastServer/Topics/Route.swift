@@ -50,7 +50,7 @@ public struct Route: Sendable {
   ///     whole state, which the app then decides is safe to show).
   ///   - access: who may join and who may send which action (`forbidden` otherwise).
   ///   - store: makes the store for a join.
-  public static func perSession<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable>(
+  public static func perSession<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
     _ pattern: String,
     clientAction: ClientAction.Type = ClientAction.self,
     embed: @escaping @Sendable (ClientAction) -> Action,
@@ -66,7 +66,7 @@ public struct Route: Sendable {
   /// The store is made by the first join of a topic name (from that join's request)
   /// and lives until the server shuts down. Parameters as in
   /// ``perSession(_:clientAction:embed:view:access:store:)``.
-  public static func shared<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable>(
+  public static func shared<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
     _ pattern: String,
     clientAction: ClientAction.Type = ClientAction.self,
     embed: @escaping @Sendable (ClientAction) -> Action,
@@ -77,7 +77,7 @@ public struct Route: Sendable {
     make(pattern, .shared, embed: embed, view: view, access: access, store: store)
   }
 
-  private static func make<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable>(
+  private static func make<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
     _ pattern: String,
     _ sharing: Sharing,
     embed: @escaping @Sendable (ClientAction) -> Action,

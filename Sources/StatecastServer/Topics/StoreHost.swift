@@ -15,7 +15,7 @@ import StatecastJSON
 /// the store's executor; the other methods run on connection tasks. The lock is held
 /// while frames are queued so that a snapshot and the patches after it reach every
 /// member in revision order.
-final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable>:
+final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>:
   TopicHost, @unchecked Sendable
 {
   private struct Member {
@@ -34,7 +34,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private let sink: any FrameSink
 
   private let lock = NSLock()
-  private var tracker = ViewTracker()
+  private var tracker = JSONViewTracker()
   private var started = false
   private var rev = 0
   private var history = PatchHistory(capacity: StoreHost.historyCapacity)
