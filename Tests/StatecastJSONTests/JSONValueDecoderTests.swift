@@ -47,25 +47,27 @@ import Testing
     #expect(throws: DecodingError.self) { try decode(Bool.self, "1") }
   }
 
+  /// The kind, full coding path and message of the error decoding `text` throws.
+  private func failure<T: Decodable>(_ type: T.Type, _ text: String) -> (kind: String, path: [String], message: String)? {
+    do {
+      _ = try decode(T.self, text)
+      return nil
+    } catch let error as DecodingError {
+      switch error {
+      case .typeMismatch(_, let context): return ("typeMismatch", context.codingPath.map(\.stringValue), context.debugDescription)
+      case .valueNotFound(_, let context): return ("valueNotFound", context.codingPath.map(\.stringValue), context.debugDescription)
+      case .keyNotFound(let key, let context):
+        return ("keyNotFound", (context.codingPath + [key]).map(\.stringValue), context.debugDescription)
+      case .dataCorrupted(let context): return ("dataCorrupted", context.codingPath.map(\.stringValue), context.debugDescription)
+      @unknown default: return nil
+      }
+    } catch {
+      return nil
+    }
+  }
+
   @Test func reportsErrorsWithCodingPaths() {
     struct Todo: Decodable { var title: String; var tags: [Int] }
-    func failure<T: Decodable>(_ type: T.Type, _ text: String) -> (kind: String, path: [String], message: String)? {
-      do {
-        _ = try decode(T.self, text)
-        return nil
-      } catch let error as DecodingError {
-        switch error {
-        case .typeMismatch(_, let context): return ("typeMismatch", context.codingPath.map(\.stringValue), context.debugDescription)
-        case .valueNotFound(_, let context): return ("valueNotFound", context.codingPath.map(\.stringValue), context.debugDescription)
-        case .keyNotFound(let key, let context):
-          return ("keyNotFound", (context.codingPath + [key]).map(\.stringValue), context.debugDescription)
-        case .dataCorrupted(let context): return ("dataCorrupted", context.codingPath.map(\.stringValue), context.debugDescription)
-        @unknown default: return nil
-        }
-      } catch {
-        return nil
-      }
-    }
     let mismatch = failure(Todo.self, #"{"title":"a","tags":[1,"x"]}"#)
     #expect(mismatch?.kind == "typeMismatch")
     #expect(mismatch?.path == ["tags", "Index 1"])
