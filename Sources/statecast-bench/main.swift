@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Each section lives in its own file and registers itself here by name.
 let sections: [(name: String, run: () async throws -> Void)] = [
+  ("transport", runTransportBenchmarks),
   ("store", runStoreBenchmarks),
   ("json", runJSONBenchmarks),
 ]
