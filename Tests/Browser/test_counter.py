@@ -1,0 +1,106 @@
+"""Demo 1 in a real browser: the counter, the nth prime effect and favourite primes."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def test_buttons_change_the_count_the_server_keeps(server, open_page):
+    page = open_page(f"{server.origin}/counter.html")
+    count = page.locator("#count")
+    expect(count).to_have_text("0")
+    expect(page.locator("#not-prime-badge")).to_be_visible()
+    expect(page.locator("#ask")).to_be_disabled()
+
+    for _ in range(3):
+        page.click("#increment")
+    expect(count).to_have_text("3")
+    expect(page.locator("#prime-badge")).to_be_visible()
+    expect(page.locator("#not-prime-badge")).to_be_hidden()
+    expect(page.locator("#ask")).to_have_text("What is the 3rd prime?")
+    expect(page.locator("#add-favorite")).to_be_enabled()
+
+    page.click("#decrement")
+    expect(count).to_have_text("2")
+    expect(page.locator("#ask")).to_have_text("What is the 2nd prime?")
+
+
+def test_nth_prime_answers_and_favourites_are_kept(server, open_page, screenshot):
+    page = open_page(f"{server.origin}/counter.html")
+    for _ in range(5):
+        page.click("#increment")
+    expect(page.locator("#count")).to_have_text("5")
+
+    page.click("#ask")
+    expect(page.locator("#nth-loading")).to_be_visible()
+    expect(page.locator("#cancel")).to_be_visible()
+    expect(page.locator("#nth-answer")).to_have_text("The 5th prime is 11.")
+    expect(page.locator("#nth-loading")).to_be_hidden()
+    expect(page.locator("#cancel")).to_be_hidden()
+
+    expect(page.locator("#favorites-empty")).to_be_visible()
+    page.click("#add-favorite")
+    expect(page.locator("#favorites li")).to_have_count(1)
+    expect(page.locator("#favorites li").first).to_contain_text("5")
+    expect(page.locator("#favorite-count")).to_have_text("1")
+    expect(page.locator("#favorites-empty")).to_be_hidden()
+    expect(page.locator("#add-favorite")).to_be_hidden()
+    expect(page.locator("#remove-favorite")).to_be_visible()
+
+    page.click("#increment")
+    page.click("#increment")
+    expect(page.locator("#count")).to_have_text("7")
+    page.click("#add-favorite")
+    expect(page.locator("#favorites li .favourite-prime")).to_have_text(["5", "7"])
+    screenshot(page, "counter")
+
+    page.locator("#favorites li").filter(has_text="5").get_by_role("button", name="Remove").click()
+    expect(page.locator("#favorites li .favourite-prime")).to_have_text(["7"])
+    page.click("#remove-favorite")
+    expect(page.locator("#favorites li")).to_have_count(0)
+    expect(page.locator("#favorites-empty")).to_be_visible()
+    expect(page.locator("#add-favorite")).to_be_visible()
+
+
+def test_a_question_can_be_cancelled(server, open_page):
+    page = open_page(f"{server.origin}/counter.html")
+    page.click("#increment")
+    expect(page.locator("#ask")).to_have_text("What is the 1st prime?")
+
+    page.click("#ask")
+    page.click("#cancel")
+    # Loading ends either with an answer or with the cancellation, in the same patch.
+    expect(page.locator("#nth-loading")).to_be_hidden()
+    expect(page.locator("#nth-answer")).to_have_text("")
+    expect(page.locator("#ask")).to_be_enabled()
+
+
+def test_favourites_are_saved_on_the_server(server, open_page):
+    first = open_page(f"{server.origin}/counter.html")
+    first.click("#increment")
+    first.click("#increment")
+    expect(first.locator("#count")).to_have_text("2")
+    first.click("#add-favorite")
+    expect(first.locator("#favorites li")).to_have_count(1)
+
+    # A new tab has a store of its own, which loads the saved favourites when it starts.
+    second = open_page(f"{server.origin}/counter.html")
+    expect(second.locator("#count")).to_have_text("0")
+    expect(second.locator("#favorites li .favourite-prime")).to_have_text(["2"])
+
+
+def test_two_tabs_have_independent_counters(server, open_page):
+    first = open_page(f"{server.origin}/counter.html")
+    second = open_page(f"{server.origin}/counter.html")
+
+    first.click("#increment")
+    first.click("#increment")
+    expect(first.locator("#count")).to_have_text("2")
+    second.click("#decrement")
+    expect(second.locator("#count")).to_have_text("-1")
+    expect(first.locator("#count")).to_have_text("2")
+
+    first.click("#increment")
+    expect(first.locator("#count")).to_have_text("3")
+    expect(second.locator("#count")).to_have_text("-1")
+    expect(second.locator("#ask")).to_have_text(re.compile(r"-1st prime"))
