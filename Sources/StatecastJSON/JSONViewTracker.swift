@@ -12,6 +12,8 @@
 /// Make view types and their rows `Equatable` to benefit; values that are not are
 /// encoded afresh each time (still correct, only slower). A type whose `==` is an
 /// identity check (class-backed storage compared with `===`) is skipped in O(1).
+/// Views must be values: an object inside a view that changes in place (same instance,
+/// new contents) still compares equal to itself and keeps its old JSON.
 ///
 /// ```swift
 /// var tracker = JSONViewTracker()
@@ -24,8 +26,11 @@ public struct JSONViewTracker: Sendable {
   /// The JSON of the last view given to ``update(to:)`` (`null` before the first).
   public private(set) var current: JSON = .null
 
-  /// Values handed to the view's types through `Encoder.userInfo`.
-  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  /// Values handed to the view's types through `Encoder.userInfo`. Changing them
+  /// empties the cache, since cached JSON was encoded with the old values.
+  public var userInfo: [CodingUserInfoKey: any Sendable] = [:] {
+    didSet { cache = nil }
+  }
 
   private var cache: CacheNode?
 
