@@ -38,7 +38,7 @@ public final class OutboundFrame: @unchecked Sendable {
   /// The bytes libwebsockets needs in front of every payload (`LWS_PRE`).
   static let headroom = Int(statecast_lws_pre)
 
-  /// A frame of `count` bytes whose payload `initialize` writes in place.
+  /// A frame of `count` bytes whose payload `initialize` writes in place. Any thread.
   ///
   /// - Parameters:
   ///   - kind: text (the default) or binary.

@@ -178,6 +178,7 @@ extension ClientEngine {
     }
   }
 
+  /// Sets the close code and reason lws sends when the connection closes. Service thread.
   private static func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
     var bytes = Array(reason.utf8.prefix(123))
     bytes.withUnsafeMutableBufferPointer { buffer in
@@ -185,6 +186,7 @@ extension ClientEngine {
     }
   }
 
+  /// A response header of the upgrade, while lws still holds the headers. Service thread.
   private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
     let length = Int(lws_hdr_total_length(wsi, token))
     guard length > 0 else { return nil }

@@ -38,7 +38,7 @@ final class ClientCore: @unchecked Sendable {
   private var wakeRequested = false
   private var context: OpaquePointer?
 
-  /// A fresh connection id. Any thread.
+  /// A fresh connection id (never reused). Any thread.
   func makeID() -> UInt64 {
     lock.withLock {
       defer { nextID += 1 }
@@ -87,16 +87,18 @@ final class ClientCore: @unchecked Sendable {
 
   // MARK: - Service thread
 
+  /// Records the context `lws_cancel_service` wakes. Creating thread, before the
+  /// service thread starts.
   func attach(_ context: OpaquePointer) {
     lock.withLock { self.context = context }
   }
 
-  /// Makes `id` sendable: called when its upgrade succeeded.
+  /// Makes `id` sendable: called when its upgrade succeeded. Service thread.
   func open(_ id: UInt64) {
     lock.withLock { outbound[id] = Outbound() }
   }
 
-  /// Forgets `id` and drops its queue: called when it closed.
+  /// Forgets `id` and drops its queue: called when it closed. Service thread.
   func release(_ id: UInt64) {
     lock.withLock { _ = outbound.removeValue(forKey: id) }
   }

@@ -27,7 +27,7 @@ final class ClientServiceSide: @unchecked Sendable {
 
 
   /// Ends a connection: a pending connect fails with `error`, an open one reports its
-  /// close and its events end. Returns whether `id` was still known.
+  /// close and its events end. Returns whether `id` was still known. Service thread.
   @discardableResult
   func finish(_ id: UInt64, error: String) -> Bool {
     guard let entry = entries.removeValue(forKey: id) else { return false }

@@ -88,6 +88,8 @@ extension WebSocketTransport {
 
   // MARK: - Connections
 
+  /// Gives a new WebSocket connection its id and tells the handler (`/ws` only).
+  /// Service thread; takes the table's lock to allocate the slot.
   private func established(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
     guard let session = session?.assumingMemoryBound(to: statecast_session.self) else { return -1 }
     let id = table.open()
@@ -99,6 +101,8 @@ extension WebSocketTransport {
     return 0
   }
 
+  /// Frees a closed connection's slot (later sends answer `.closed`) and tells the
+  /// handler (`/ws` only). Service thread; takes the table's lock to free the slot.
   private func closed(session: UnsafeMutableRawPointer?) {
     guard let session = session?.assumingMemoryBound(to: statecast_session.self),
       session.pointee.connection != 0
@@ -213,6 +217,7 @@ extension WebSocketTransport {
   }
 
   /// Sets the close code and reason lws sends when the connection is closed next.
+  /// Service thread.
   private func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
     var bytes = CloseFrame.reasonBytes(reason)
     bytes.withUnsafeMutableBufferPointer { buffer in

@@ -23,7 +23,7 @@ final class ServiceSide: @unchecked Sendable {
     self.handler = handler
   }
 
-  /// Records a newly established connection.
+  /// Records a newly established connection. Service thread.
   func register(_ id: ConnectionID, wsi: OpaquePointer) {
     let slot = Int(id.slot)
     if slot >= sockets.count {
@@ -34,7 +34,7 @@ final class ServiceSide: @unchecked Sendable {
     inbound[slot] = InboundMessage()
   }
 
-  /// Forgets a closed connection.
+  /// Forgets a closed connection. Service thread.
   func unregister(_ id: ConnectionID) {
     let slot = Int(id.slot)
     guard slot < sockets.count, sockets[slot]?.id == id else { return }
@@ -42,7 +42,7 @@ final class ServiceSide: @unchecked Sendable {
     inbound[slot] = InboundMessage()
   }
 
-  /// The `wsi` of `id` if it is still open.
+  /// The `wsi` of `id` if it is still open. Service thread.
   func wsi(of id: ConnectionID) -> OpaquePointer? {
     let slot = Int(id.slot)
     guard slot < sockets.count, let entry = sockets[slot], entry.id == id else { return nil }
