@@ -148,6 +148,11 @@ extension WebSocketTransport {
 
     let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
     let isFinal = lws_is_final_fragment(wsi) != 0
+    if isEcho && isFinal && service.inbound[slot].bytes.isEmpty {
+      // A whole message in one piece: straight into the frame, with a single copy.
+      _ = table.enqueue(OutboundFrame(kind: isBinary ? .binary : .text, bytes: chunk), to: id)
+      return 0
+    }
     let message: [UInt8]
     if isFinal && service.inbound[slot].bytes.isEmpty {
       message = Array(chunk)
