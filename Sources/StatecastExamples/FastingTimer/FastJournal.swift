@@ -3,8 +3,10 @@ import Foundation
 /// The demo's share service: a journal of the fasts people shared.
 ///
 /// It stands in for a social network so that the demo is deterministic: a fast that
-/// lasted at least a second is recorded (once, however often it is shared), an empty
-/// one is refused with ``FastSharingError/emptyFast``.
+/// lasted at least a second is recorded, an empty one is refused with
+/// ``FastSharingError/emptyFast``. One journal may serve many stores (the demo shares
+/// one between all browsers); each store's reducer already makes sure a fast is
+/// shared once at a time.
 ///
 /// ```swift
 /// let journal = FastJournal()
@@ -12,19 +14,15 @@ import Foundation
 /// await journal.entries  // [FastSummary(fastNumber: 1, seconds: 90)]
 /// ```
 public actor FastJournal {
-  /// The shared fasts, in the order they were first shared.
+  /// The shared fasts, in the order they were shared.
   public private(set) var entries: [FastSummary] = []
 
   public init() {}
 
-  /// Records `summary`, replacing an earlier entry of the same fast.
+  /// Records `summary`, or refuses it when the fast lasted less than a second.
   public func record(_ summary: FastSummary) throws {
     guard summary.seconds > 0 else { throw FastSharingError.emptyFast }
-    if let index = entries.firstIndex(where: { $0.fastNumber == summary.fastNumber }) {
-      entries[index] = summary
-    } else {
-      entries.append(summary)
-    }
+    entries.append(summary)
   }
 }
 
