@@ -45,3 +45,14 @@ def test_each_demo_explains_itself_and_fits_a_phone(name, path, title, server, c
     # Nothing sticks out sideways on a phone.
     expect(page.locator("html")).to_have_js_property("scrollWidth", 390)
     screenshot(page, f"{name}-phone")
+
+
+def test_debug_in_the_address_opens_the_message_log(server, open_page, screenshot):
+    page = open_page(f"{server.origin}/counter.html?debug")
+    panel = page.locator(".sc-debug")
+    expect(panel).to_be_visible()
+    page.click("#increment")
+    expect(page.locator("#count")).to_have_text("1")
+    expect(panel.locator(".sc-debug-log")).to_contain_text("increment")
+    expect(panel.locator(".sc-debug-log")).to_contain_text("patch")
+    screenshot(page, "counter-debug")
