@@ -112,4 +112,13 @@ struct AnnotationFiltersTests {
       #expect(try JSONDecoder().decode(Feature.ClientAction.self, from: Data(json.utf8)) == action)
     }
   }
+
+  @Test func theLiveStoreStartsOnTheSampleDrawing() async {
+    let store = Feature.makeStore(dependencies: .live())
+    await store.send(.client(.toggle(kind: "photo")))
+    let state = await store.state
+    #expect(state.groups == Feature.Dependencies.live().groups)
+    #expect(state.visibleAnnotations.map(\.id) == ["a7", "a8"])
+    await store.close()
+  }
 }

@@ -241,10 +241,8 @@ struct CounterTests {
 
   @Test func theStoreLoadsFavouritesFromItsEventSource() async {
     let store = Counter.makeStore(dependencies: dependencies(load: { [3, 7] }))
-    for await state in store.states where !state.isLoadingFavorites {
-      #expect(state.favoritePrimes == [3, 7])
-      break
-    }
+    let loaded = await firstState(of: store) { !$0.isLoadingFavorites }
+    #expect(loaded?.favoritePrimes == [3, 7])
     await store.close()
   }
 }

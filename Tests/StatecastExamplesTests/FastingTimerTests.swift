@@ -233,7 +233,7 @@ struct FastingTimerTests {
     let store = FastingTimer.makeStore(dependencies: dependencies)
     await store.send(.client(.start))
     await clock.advance(by: .seconds(1), afterSleeps: 1)
-    for await state in store.states where state.phase == .fasting(elapsedSeconds: 1) { break }
+    _ = await firstState(of: store) { $0.phase == .fasting(elapsedSeconds: 1) }
     await store.send(.client(.finish))
     #expect(await store.state.phase == .finished(totalSeconds: 1))
     await store.close()

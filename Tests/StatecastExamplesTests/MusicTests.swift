@@ -153,4 +153,12 @@ struct MusicTests {
       Music.ClientAction.self, from: Data(#"{"open":{"path":"/music/album/9"}}"#.utf8))
     #expect(action == .open(path: "/music/album/9"))
   }
+
+  @Test func theLiveStoreOpensLinks() async {
+    let store = Music.makeStore(dependencies: .live())
+    #expect(await store.state.screen == .home)
+    await store.send(.client(.open(path: "/music/album/9")))
+    #expect(await Music.viewState(store.state).path == "/music/album/9")
+    await store.close()
+  }
 }

@@ -155,4 +155,16 @@ struct RecruitmentProcessesTests {
       try JSONDecoder().decode(Feature.ClientAction.self, from: Data(#"{"loggedOut":{}}"#.utf8))
     }
   }
+
+  @Test func theLiveStoreWalksThroughEveryState() async {
+    let store = Feature.makeStore(dependencies: .live(clock: ImmediateClock(), latency: .seconds(1)))
+    await store.send(.client(.load))
+    let failed = await firstState(of: store) { if case .error = $0 { true } else { false } }
+    #expect(failed == .error(message: RecruitmentServiceError.unreachable.description))
+    await store.send(.client(.retry))
+    #expect(await firstState(of: store) { $0 == .loaded(RecruitmentService.sampleProcesses) } != nil)
+    await store.send(.client(.expireSession))
+    #expect(await firstState(of: store) { $0 == .idle } != nil)
+    await store.close()
+  }
 }
