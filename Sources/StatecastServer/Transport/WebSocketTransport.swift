@@ -186,6 +186,7 @@ public final class WebSocketTransport: @unchecked Sendable {
   /// shutdown has closed every connection), then destroy the context here, on the thread
   /// that ran it. Service thread.
   private func runServiceLoop(_ context: ServerContext) {
+    table.serviceThreadStarted()
     while true {
       let state = table.loopState()
       if state.stop { break }
@@ -199,6 +200,7 @@ public final class WebSocketTransport: @unchecked Sendable {
       if context.serviceOnce() < 0 { break }
     }
     table.detach()
+    service.destroying = true
     context.destroy()
     service.handler = nil
     let waiters: [CheckedContinuation<Void, Never>] = lifecycleLock.withLock {

@@ -1,5 +1,11 @@
 internal import CLibWebSockets
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The outbound side of every connection: bounded frame queues, pending closes, and the
 /// list of connections the service thread must wake. Shared by the threads that send and
 /// the service thread; one lock guards everything in it.
@@ -65,6 +71,7 @@ final class ConnectionTable: @unchecked Sendable {
   private var wakeList: [UInt32] = []
   private var wakeRequested = false
   private var context: OpaquePointer?
+  private var serviceThread: pthread_t?
   private var openCount = 0
   private var draining = false
   private var stopRequested = false
@@ -153,6 +160,14 @@ final class ConnectionTable: @unchecked Sendable {
   /// Service thread (or the starting thread, before the service thread exists).
   func attach(_ context: OpaquePointer) {
     lock.withLock { self.context = context }
+  }
+
+  /// Records the calling thread as the service thread: frames it queues (echo, or a
+  /// handler sending from its callback) skip the `lws_cancel_service` round trip through
+  /// the event loop's pipe, because the callback dispatcher drains the wake list itself
+  /// before returning to lws. Service thread, before its loop.
+  func serviceThreadStarted() {
+    lock.withLock { serviceThread = pthread_self() }
   }
 
   /// Forgets the context so that no thread wakes it any more: called on the service
@@ -272,10 +287,12 @@ final class ConnectionTable: @unchecked Sendable {
     wakeLoopLocked()
   }
 
-  /// Wakes the service loop once per iteration, and never after `detach` (trap 10: the
-  /// call dereferences the context).
+  /// Wakes the service loop once per iteration, never after `detach` (trap 10: the call
+  /// dereferences the context), and never from the service thread itself (it drains the
+  /// wake list after every callback that can queue frames).
   private func wakeLoopLocked() {
     guard !wakeRequested, let context else { return }
+    if let serviceThread, pthread_equal(serviceThread, pthread_self()) != 0 { return }
     wakeRequested = true
     lws_cancel_service(context)
   }

@@ -31,13 +31,17 @@ extension WebSocketTransport {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
       return filterUpgrade(wsi, session: user)
     case LWS_CALLBACK_ESTABLISHED:
+      defer { wakeConnections() }
       return established(wsi, session: user)
     case LWS_CALLBACK_RECEIVE:
+      defer { wakeConnections() }
       return received(wsi, session: user, input, length)
     case LWS_CALLBACK_SERVER_WRITEABLE:
+      defer { wakeConnections() }
       return writeable(wsi, session: user)
     case LWS_CALLBACK_CLOSED:
       closed(session: user)
+      wakeConnections()
       return 0
     case LWS_CALLBACK_HTTP:
       let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
@@ -207,8 +211,9 @@ extension WebSocketTransport {
 
   /// Asks lws for `SERVER_WRITEABLE` on every connection that got frames or a close
   /// since the last wake-up, and kills the ones over the hard limit. Service thread, on
-  /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
+  /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED` and after each callback that can queue frames.
   private func wakeConnections() {
+    guard !service.destroying else { return }
     table.takeWakes(into: &service.wakes)
     for wake in service.wakes {
       guard let wsi = service.wsi(of: wake.id) else { continue }
