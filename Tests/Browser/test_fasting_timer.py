@@ -19,13 +19,14 @@ def test_a_fast_ticks_from_the_server_then_finishes_and_is_shared(server, open_p
     expect(page.locator("#phase-not-started")).to_be_hidden()
     expect(page.locator("#start")).to_be_disabled()
     # The page has no clock of its own: every second shown was pushed by the server.
-    expect(elapsed).to_have_text("0:00:01")
-    expect(elapsed).to_have_text("0:00:02")
+    expect(elapsed).to_have_text(re.compile(r"^0:00:0[1-9]$"))
+    first_tick = elapsed.inner_text()
+    expect(elapsed).not_to_have_text(first_tick)
 
     page.click("#finish")
     expect(page.locator("#phase-finished")).to_be_visible()
     expect(page.locator("#phase-fasting")).to_be_hidden()
-    expect(page.locator("#summary")).to_have_text(re.compile(r"^You fasted for 0:00:0[2-9]\.$"))
+    expect(page.locator("#summary")).to_have_text(re.compile(r"^You fasted for 0:00:\d\d\.$"))
     shown = elapsed.inner_text()
     expect(page.locator("#summary")).to_have_text(f"You fasted for {shown}.")
     expect(page.locator("#finish")).to_be_disabled()
