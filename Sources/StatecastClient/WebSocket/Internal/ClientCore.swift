@@ -61,8 +61,10 @@ final class ClientCore: @unchecked Sendable {
   /// Any thread.
   func send(_ frames: [ClientFrame], on id: UInt64) -> Bool {
     lock.withLock {
-      guard let state = outbound[id], state.close == nil else { return false }
-      let wasEmpty = state.isEmpty
+      // Read fields, never bind the whole entry: a live copy would make the append below
+      // copy the queue's storage.
+      guard outbound[id] != nil, outbound[id]!.close == nil else { return false }
+      let wasEmpty = outbound[id]!.isEmpty
       outbound[id]!.frames.append(contentsOf: frames)
       if wasEmpty { scheduleWakeLocked(id) }
       return true
@@ -73,9 +75,9 @@ final class ClientCore: @unchecked Sendable {
   /// Any thread.
   func close(_ id: UInt64, code: UInt16, reason: String) -> Bool {
     lock.withLock {
-      guard let state = outbound[id], state.close == nil else { return false }
+      guard outbound[id] != nil, outbound[id]!.close == nil else { return false }
       outbound[id]!.close = PendingClose(code: code, reason: reason)
-      if state.isEmpty { scheduleWakeLocked(id) }
+      if outbound[id]!.isEmpty { scheduleWakeLocked(id) }
       return true
     }
   }
