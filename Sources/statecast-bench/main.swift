@@ -8,6 +8,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("transport", runTransportBenchmarks),
   ("store", runStoreBenchmarks),
   ("json", runJSONBenchmarks),
+  ("examples", runExamplesBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
