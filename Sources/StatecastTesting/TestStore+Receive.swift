@@ -101,7 +101,8 @@ extension TestStore {
         return
       }
       if matching(entry.action) {
-        assertStateChange(entry, update: update, fileID: fileID, filePath: filePath, line: line, column: column)
+        assertStateChange(
+          entry, update: update, fileID: fileID, filePath: filePath, line: line, column: column)
         return
       }
       if exhaustivity == .off {
@@ -120,7 +121,9 @@ extension TestStore {
     }
   }
 
-  private nonisolated(nonsending) func nextReceived(within limit: Duration) async -> ActionLog<State, Action>.Entry? {
+  private nonisolated(nonsending) func nextReceived(within limit: Duration) async -> ActionLog<State, Action>
+    .Entry?
+  {
     if let entry = log.takeReceived() { return entry }
     let log = self.log
     _ = await wait(upTo: limit) { await log.waitForReceived() }

@@ -21,7 +21,9 @@ public struct EffectHandler<EffectValue, Action: Sendable>: Sendable {
   private let body: @Sendable (EffectValue, Send<Action>) async throws -> Void
 
   /// Creates a handler from a function that performs one effect value.
-  public init(_ perform: @escaping @Sendable (_ effect: EffectValue, _ send: Send<Action>) async throws -> Void) {
+  public init(
+    _ perform: @escaping @Sendable (_ effect: EffectValue, _ send: Send<Action>) async throws -> Void
+  ) {
     self.body = perform
   }
 
@@ -29,9 +31,10 @@ public struct EffectHandler<EffectValue, Action: Sendable>: Sendable {
   /// client, a clock) as an explicit value.
   public init<Dependencies: Sendable>(
     dependencies: Dependencies,
-    _ perform: @escaping @Sendable (
-      _ effect: EffectValue, _ send: Send<Action>, _ dependencies: Dependencies
-    ) async throws -> Void
+    _ perform:
+      @escaping @Sendable (
+        _ effect: EffectValue, _ send: Send<Action>, _ dependencies: Dependencies
+      ) async throws -> Void
   ) {
     self.body = { effect, send in try await perform(effect, send, dependencies) }
   }

@@ -27,9 +27,10 @@ public struct Middleware<State, Action>: Sendable {
   /// struct of closures is the model) that tests replace freely.
   public init<Dependencies: Sendable>(
     dependencies: Dependencies,
-    _ run: @escaping @Sendable (
-      _ state: State, _ action: Action, _ dependencies: Dependencies
-    ) async throws -> Action?
+    _ run:
+      @escaping @Sendable (
+        _ state: State, _ action: Action, _ dependencies: Dependencies
+      ) async throws -> Action?
   ) {
     self.body = { state, action in try await run(state, action, dependencies) }
   }

@@ -41,7 +41,9 @@ import Testing
     let reducer = Reducer<Counter, CounterAction> { state, action in
       _ = counterReducer.reduce(into: &state, action: action)
       guard action == .increment else { return .none }
-      return .run { _ in throw Failure(reason: "offline") } catch: { error, send in
+      return .run { _ in
+        throw Failure(reason: "offline")
+      } catch: { error, send in
         await send(.note("caught \((error as? Failure)?.reason ?? "?")"))
       }
     }
@@ -55,12 +57,17 @@ import Testing
   @Test func mapTurnsChildActionsIntoParentActions() async {
     let child: Effect<CounterAction> = .merge(
       .send(.increment),
-      .run { send in await send(.add(2)) } catch: { _, send in await send(.decrement) }
+      .run { send in
+        await send(.add(2))
+      } catch: { _, send in
+        await send(.decrement)
+      }
     )
     let reducer = Reducer<Parent, ParentAction> { state, action in
       switch action {
       case .reset: return child.map(ParentAction.counter)
-      case .counter(let action): return counterReducer.reduce(into: &state.counter, action: action).map(ParentAction.counter)
+      case .counter(let action):
+        return counterReducer.reduce(into: &state.counter, action: action).map(ParentAction.counter)
       }
     }
     let store = TestStore(initialState: Parent(), reducer: reducer)
@@ -71,11 +78,16 @@ import Testing
   }
 
   @Test func mapKeepsTheCatchHandler() async {
-    let child: Effect<CounterAction> = .run { _ in throw Failure() } catch: { _, send in await send(.decrement) }
+    let child: Effect<CounterAction> = .run { _ in
+      throw Failure()
+    } catch: { _, send in
+      await send(.decrement)
+    }
     let reducer = Reducer<Parent, ParentAction> { state, action in
       switch action {
       case .reset: return child.map(ParentAction.counter)
-      case .counter(let action): return counterReducer.reduce(into: &state.counter, action: action).map(ParentAction.counter)
+      case .counter(let action):
+        return counterReducer.reduce(into: &state.counter, action: action).map(ParentAction.counter)
       }
     }
     let store = TestStore(initialState: Parent(), reducer: reducer)

@@ -5,7 +5,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct EventSourceTests {
   @Test func feedsEveryElementOfASequence() async {
     let events = AsyncStream.makeStream(of: CounterAction.self)
-    let store = Store(initialState: Counter(), reducer: counterReducer, eventSources: [EventSource(events.stream)])
+    let store = Store(
+      initialState: Counter(), reducer: counterReducer, eventSources: [EventSource(events.stream)])
     var states = store.states.makeAsyncIterator()
     #expect(await states.next()?.count == 0)
     events.continuation.yield(.increment)
@@ -32,6 +33,21 @@ import Testing
     #expect(await states.next() == nil)
   }
 
+  @Test func anotherStoresChangesFeedThisStore() async {
+    let source = Store(initialState: Counter(), reducer: counterReducer)
+    let mirror = Store(
+      initialState: Counter(), reducer: counterReducer,
+      eventSources: [EventSource { source.states.map { CounterAction.note("source at \($0.count)") } }]
+    )
+    var mirrored = mirror.states.makeAsyncIterator()
+    _ = await mirrored.next()
+    #expect(await mirrored.next()?.history == ["source at 0"])
+    await source.send(.increment)
+    #expect(await mirrored.next()?.history == ["source at 0", "source at 1"])
+    await mirror.close()
+    await source.close()
+  }
+
   @Test func aTimerTicksOnTheClockItIsGiven() async {
     let clock = TestClock()
     let store = TestStore(
@@ -53,10 +69,12 @@ import Testing
     let failed = AsyncStream.makeStream(of: Void.self)
     let store = Store(
       initialState: Counter(), reducer: counterReducer,
-      eventSources: [EventSource { send in
-        await send(.increment)
-        throw Failure(reason: "feed lost")
-      }],
+      eventSources: [
+        EventSource { send in
+          await send(.increment)
+          throw Failure(reason: "feed lost")
+        }
+      ],
       onError: {
         errors.record($0 as! Failure)
         failed.continuation.yield()

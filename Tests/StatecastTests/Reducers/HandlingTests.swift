@@ -60,7 +60,8 @@ func phaseReducer(catalogue: Catalogue) -> Reducer<Phase, PhaseAction> {
   }
 
   @Test func theHandlerPerformsTheEffectWithItsDependencies() async {
-    let store = TestStore(initialState: Phase.idle, reducer: phaseReducer(catalogue: Catalogue { ["ann", "bo"] }))
+    let store = TestStore(
+      initialState: Phase.idle, reducer: phaseReducer(catalogue: Catalogue { ["ann", "bo"] }))
     await store.send(.appeared) { $0 = .loading }
     await store.receive(.loaded(["ann", "bo"])) { $0 = .loaded(["ann", "bo"]) }
     await store.finish()

@@ -46,6 +46,23 @@ import Testing
     #expect(await store.state == Counter(count: 101, history: ["effect"]))
   }
 
+  @Test func cancellingTheTaskWaitingOnFinishCancelsTheWork() async {
+    let cancelled = AsyncStream.makeStream(of: Void.self)
+    let reducer = Reducer<Counter, CounterAction> { _, _ in
+      .run { _ in
+        do { try await Task.sleep(for: .seconds(3600)) } catch { cancelled.continuation.yield() }
+      }
+    }
+    let store = Store(initialState: Counter(), reducer: reducer)
+    let task = await store.send(.increment)
+    let waiter = Task { await task.finish() }
+    waiter.cancel()
+    await waiter.value
+    var cancellations = cancelled.stream.makeAsyncIterator()
+    await cancellations.next()
+    #expect(task.isCancelled)
+  }
+
   @Test func closeCancelsEveryOwnedTaskAndWaitsForIt() async {
     let ended = Recorder<String>()
     let started = AsyncStream.makeStream(of: String.self)
@@ -63,7 +80,11 @@ import Testing
     let store = Store(
       initialState: Counter(),
       reducer: reducer,
-      middlewares: [Middleware { _, _ in await work("middleware"); return nil }],
+      middlewares: [
+        Middleware { _, _ in
+          await work("middleware"); return nil
+        }
+      ],
       eventSources: [EventSource { _ in await work("event source") }]
     )
     await store.send(.increment)

@@ -116,7 +116,8 @@ func primesReducer(nthPrime: @escaping @Sendable (Int) async -> Int, clock: any 
   }
 
   @Test func cancelInFlightEffectsEndsWorkTheTestDoesNotDrive() async {
-    let store = TestStore(initialState: Primes(), reducer: primesReducer(nthPrime: { $0 }, clock: TestClock()))
+    let store = TestStore(
+      initialState: Primes(), reducer: primesReducer(nthPrime: { $0 }, clock: TestClock()))
     await store.send(.timerStarted)
     await store.cancelInFlightEffects()
     await store.finish()
