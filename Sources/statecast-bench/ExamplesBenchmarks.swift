@@ -81,7 +81,9 @@ private func measure(name: String, operations: Int, runs: Int, body: (Int) -> Vo
 }
 
 /// Times async `body` doing `operations` operations, `runs` times.
-private func measureAsync(name: String, operations: Int, runs: Int, body: (Int) async -> Void) async -> BenchRow {
+private func measureAsync(name: String, operations: Int, runs: Int, body: (Int) async -> Void) async
+  -> BenchRow
+{
   var elapsed: [Double] = []
   for _ in 0..<runs {
     let start = nowNanoseconds()

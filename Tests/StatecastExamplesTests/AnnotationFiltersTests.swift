@@ -1,8 +1,9 @@
 import Foundation
 import Statecast
-@testable import StatecastExamples
 import StatecastTesting
 import Testing
+
+@testable import StatecastExamples
 
 @Suite("AnnotationFilters")
 struct AnnotationFiltersTests {
@@ -81,7 +82,10 @@ struct AnnotationFiltersTests {
     state.openGroupID = "issues"
     view = Feature.viewState(state)
     #expect(view.isFiltering && view.summary == "Showing 1 of 4 annotations")
-    #expect(view.visibleAnnotations == [Feature.AnnotationRow(id: "b", title: "Leak", kind: "closed", kindTitle: "Closed")])
+    #expect(
+      view.visibleAnnotations == [
+        Feature.AnnotationRow(id: "b", title: "Leak", kind: "closed", kindTitle: "Closed")
+      ])
     #expect(view.groups.map(\.selectedCount) == [1, 0])
     #expect(
       view.openGroup?.filters == [

@@ -36,7 +36,8 @@ struct CounterTests {
   func makeStore(_ state: Counter.State, dependencies: Counter.Dependencies? = nil)
     -> TestStore<Counter.State, Counter.Action>
   {
-    TestStore(initialState: state, reducer: Counter.reducer(dependencies: dependencies ?? self.dependencies()))
+    TestStore(
+      initialState: state, reducer: Counter.reducer(dependencies: dependencies ?? self.dependencies()))
   }
 
   @Test func incrementAndDecrement() async {
@@ -219,7 +220,10 @@ struct CounterTests {
   }
 
   @Test func ordinals() {
-    let cases = [1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 101: "101st", 111: "111th", 0: "0th", -1: "-1st"]
+    let cases = [
+      1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd",
+      101: "101st", 111: "111th", 0: "0th", -1: "-1st",
+    ]
     for (n, text) in cases {
       #expect(Counter.viewState(Counter.State(count: n)).nthPrimeQuestion == "What is the \(text) prime?")
     }

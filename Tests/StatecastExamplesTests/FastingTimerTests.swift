@@ -195,15 +195,18 @@ struct FastingTimerTests {
     #expect(!view.canStart && view.canFinish && view.canReset && !view.canShare)
 
     view = FastingTimer.viewState(
-      FastingTimer.State(phase: .finished(totalSeconds: 57_600), fastNumber: 1, sharingStatus: .failed(message: "no")))
+      FastingTimer.State(
+        phase: .finished(totalSeconds: 57_600), fastNumber: 1, sharingStatus: .failed(message: "no")))
     #expect(view.phase == "finished" && view.elapsed == "16:00:00")
     #expect(view.canStart && !view.canFinish && view.canReset && view.canShare)
     #expect(view.sharingStatus == "failed" && view.sharingMessage == "no")
     #expect(view.summary == "You fasted for 16:00:00.")
 
-    view = FastingTimer.viewState(FastingTimer.State(phase: .finished(totalSeconds: 5), sharingStatus: .sharing))
+    view = FastingTimer.viewState(
+      FastingTimer.State(phase: .finished(totalSeconds: 5), sharingStatus: .sharing))
     #expect(!view.canShare && view.sharingStatus == "sharing")
-    view = FastingTimer.viewState(FastingTimer.State(phase: .finished(totalSeconds: 5), sharingStatus: .shared))
+    view = FastingTimer.viewState(
+      FastingTimer.State(phase: .finished(totalSeconds: 5), sharingStatus: .shared))
     #expect(!view.canShare && view.sharingStatus == "shared" && view.sharingMessage == nil)
 
     let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(view)) as? [String: Any]

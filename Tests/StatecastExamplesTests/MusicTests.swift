@@ -1,8 +1,9 @@
 import Foundation
 import Statecast
-@testable import StatecastExamples
 import StatecastTesting
 import Testing
+
+@testable import StatecastExamples
 
 @Suite("Music")
 struct MusicTests {
@@ -23,8 +24,12 @@ struct MusicTests {
     let rule = Rules.artistWithSong(in: catalogue)
     #expect(rule.evaluate(DeepLink("/music/artist/42?song=7")) == .artist(id: 42, selectedSong: 7))
     // Its requirements: an integer artist id and an integer song.
-    #expect(rule.unmetRequirements(for: DeepLink("/music/artist/42")).map(\.name) == ["integer query item song"])
-    #expect(rule.unmetRequirements(for: DeepLink("/music/artist/x?song=7")).map(\.name) == ["integer path component 2"])
+    #expect(
+      rule.unmetRequirements(for: DeepLink("/music/artist/42")).map(\.name) == ["integer query item song"])
+    #expect(
+      rule.unmetRequirements(for: DeepLink("/music/artist/x?song=7")).map(\.name) == [
+        "integer path component 2"
+      ])
     // Its evaluation: the song must be one of the artist's.
     #expect(rule.accepts(DeepLink("/music/artist/42?song=3")))
     #expect(rule.evaluate(DeepLink("/music/artist/42?song=3")) == nil)
@@ -60,14 +65,28 @@ struct MusicTests {
     let router = Rules.router(for: catalogue)
     func route(_ path: String) -> RuleMatch<Screen>? { router.match(DeepLink(path)) }
     #expect(route("/music") == RuleMatch(ruleName: "home", output: .home))
-    #expect(route("/music/artist/42?song=7") == RuleMatch(ruleName: "artist with song", output: .artist(id: 42, selectedSong: 7)))
-    #expect(route("/music/artist/42") == RuleMatch(ruleName: "artist", output: .artist(id: 42, selectedSong: nil)))
-    #expect(route("/music/artist/42?song=3") == RuleMatch(ruleName: "artist", output: .artist(id: 42, selectedSong: nil)))
+    #expect(
+      route("/music/artist/42?song=7")
+        == RuleMatch(ruleName: "artist with song", output: .artist(id: 42, selectedSong: 7)))
+    #expect(
+      route("/music/artist/42") == RuleMatch(ruleName: "artist", output: .artist(id: 42, selectedSong: nil)))
+    #expect(
+      route("/music/artist/42?song=3")
+        == RuleMatch(ruleName: "artist", output: .artist(id: 42, selectedSong: nil)))
     #expect(route("/music/album/9") == RuleMatch(ruleName: "album", output: .album(id: 9)))
-    #expect(route("/music/album/99") == RuleMatch(ruleName: "not found", output: .notFound(path: "/music/album/99")))
-    #expect(route("/music/playlist/1") == RuleMatch(ruleName: "not found", output: .notFound(path: "/music/playlist/1")))
-    #expect(route("/video/artist/42") == RuleMatch(ruleName: "not found", output: .notFound(path: "/video/artist/42")))
-    #expect(router.candidates(for: DeepLink("/music/artist/42")).map(\.name) == ["artist with song", "artist", "not found"])
+    #expect(
+      route("/music/album/99") == RuleMatch(ruleName: "not found", output: .notFound(path: "/music/album/99"))
+    )
+    #expect(
+      route("/music/playlist/1")
+        == RuleMatch(ruleName: "not found", output: .notFound(path: "/music/playlist/1")))
+    #expect(
+      route("/video/artist/42")
+        == RuleMatch(ruleName: "not found", output: .notFound(path: "/video/artist/42")))
+    #expect(
+      router.candidates(for: DeepLink("/music/artist/42")).map(\.name) == [
+        "artist with song", "artist", "not found",
+      ])
     #expect(router.candidates(for: DeepLink("/elsewhere")).map(\.name) == ["not found"])
   }
 
@@ -78,7 +97,9 @@ struct MusicTests {
     #expect(Screen.album(id: 9).path == "/music/album/9")
     // Every screen's path opens that same screen again.
     let router = Rules.router(for: catalogue)
-    for screen in [Screen.home, .artist(id: 42, selectedSong: nil), .artist(id: 17, selectedSong: 2), .album(id: 4)] {
+    for screen in [
+      Screen.home, .artist(id: 42, selectedSong: nil), .artist(id: 17, selectedSong: 2), .album(id: 4),
+    ] {
       #expect(router.evaluate(DeepLink(screen.path)) == screen)
     }
   }
@@ -90,12 +111,16 @@ struct MusicTests {
       initialState: Music.State(catalogue: catalogue),
       reducer: Music.reducer(dependencies: .live())
     )
-    await store.send(.client(.open(path: "/music/artist/42?song=7"))) { $0.screen = .artist(id: 42, selectedSong: 7) }
+    await store.send(.client(.open(path: "/music/artist/42?song=7"))) {
+      $0.screen = .artist(id: 42, selectedSong: 7)
+    }
     await store.send(.client(.open(path: "/music/album/9"))) { $0.screen = .album(id: 9) }
     await store.send(.client(.open(path: "https://example.com/music/artist/17#top"))) {
       $0.screen = .artist(id: 17, selectedSong: nil)
     }
-    await store.send(.client(.open(path: "/music/artist/1234"))) { $0.screen = .notFound(path: "/music/artist/1234") }
+    await store.send(.client(.open(path: "/music/artist/1234"))) {
+      $0.screen = .notFound(path: "/music/artist/1234")
+    }
     await store.send(.client(.open(path: "/music"))) { $0.screen = .home }
     await store.send(.client(.open(path: "/music/")))
     await store.finish()
@@ -103,20 +128,25 @@ struct MusicTests {
 
   @Test func homeView() {
     let view = Music.viewState(Music.State(catalogue: catalogue))
-    #expect(view.screen == "home" && view.path == "/music" && view.title == "Artists" && view.homePath == "/music")
+    #expect(
+      view.screen == "home" && view.path == "/music" && view.title == "Artists" && view.homePath == "/music")
     #expect(view.artists?.map(\.path) == ["/music/artist/42", "/music/artist/17", "/music/artist/5"])
     #expect(view.artist == nil && view.album == nil && view.song == nil && view.requestedPath == nil)
   }
 
   @Test func artistView() throws {
     let view = Music.viewState(Music.State(catalogue: catalogue, screen: .artist(id: 42, selectedSong: 7)))
-    #expect(view.screen == "artist" && view.path == "/music/artist/42?song=7" && view.title == "Ada and the Lovelaces")
+    #expect(
+      view.screen == "artist" && view.path == "/music/artist/42?song=7"
+        && view.title == "Ada and the Lovelaces")
     #expect(view.artist?.albums.map(\.path) == ["/music/album/9", "/music/album/10"])
     #expect(view.artist?.songs.filter(\.isSelected).map(\.id) == [7])
     #expect(view.artist?.songs.first?.path == "/music/artist/42?song=7")
     #expect(
       view.song
-        == Music.SongDetail(id: 7, title: "Bernoulli Numbers", duration: "3:41", album: "Analytical Engine", albumPath: "/music/album/9"))
+        == Music.SongDetail(
+          id: 7, title: "Bernoulli Numbers", duration: "3:41", album: "Analytical Engine",
+          albumPath: "/music/album/9"))
     #expect(view.artists == nil)
 
     let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(view)) as? [String: Any]

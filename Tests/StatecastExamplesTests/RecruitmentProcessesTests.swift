@@ -129,7 +129,8 @@ struct RecruitmentProcessesTests {
 
   @Test func viewState() throws {
     var view = Feature.viewState(.idle)
-    #expect(view.status == "idle" && view.canLoad && !view.canRetry && !view.isLoading && view.processes.isEmpty)
+    #expect(
+      view.status == "idle" && view.canLoad && !view.canRetry && !view.isLoading && view.processes.isEmpty)
     view = Feature.viewState(.loading)
     #expect(view.status == "loading" && view.isLoading && !view.canLoad)
     view = Feature.viewState(.error(message: "down"))

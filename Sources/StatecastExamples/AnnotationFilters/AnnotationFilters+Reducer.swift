@@ -22,6 +22,8 @@ extension AnnotationFilters {
 
   /// A store for one browser over the drawing in `dependencies`.
   public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
-    Store(initialState: State(groups: dependencies.groups, annotations: dependencies.annotations), reducer: reducer)
+    Store(
+      initialState: State(groups: dependencies.groups, annotations: dependencies.annotations),
+      reducer: reducer)
   }
 }

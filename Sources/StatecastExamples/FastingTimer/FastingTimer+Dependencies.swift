@@ -8,7 +8,9 @@ extension FastingTimer {
     /// Shares a finished fast; throws when the service refuses it.
     public var share: @Sendable (_ summary: FastSummary) async throws -> Void
 
-    public init(clock: any Clock<Duration>, share: @escaping @Sendable (_ summary: FastSummary) async throws -> Void) {
+    public init(
+      clock: any Clock<Duration>, share: @escaping @Sendable (_ summary: FastSummary) async throws -> Void
+    ) {
       self.clock = clock
       self.share = share
     }

@@ -16,7 +16,8 @@ extension Music {
 
   /// A store for one browser, on the home screen until the page opens its link.
   public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
-    Store(initialState: State(catalogue: dependencies.catalogue), reducer: reducer(dependencies: dependencies))
+    Store(
+      initialState: State(catalogue: dependencies.catalogue), reducer: reducer(dependencies: dependencies))
   }
 
   /// What the music app depends on: the catalogue its links point into.

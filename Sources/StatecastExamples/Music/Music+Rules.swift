@@ -12,7 +12,9 @@ extension Music {
     public static func artistWithSong(in catalogue: MusicCatalogue) -> Rule<DeepLink, Screen> {
       Rule(
         "artist with song",
-        requires: [.pathComponents(["music", "artist", nil]), .integerPathComponent(at: 2), .integerQueryItem("song")]
+        requires: [
+          .pathComponents(["music", "artist", nil]), .integerPathComponent(at: 2), .integerQueryItem("song"),
+        ]
       ) { link in
         guard let artistID = link.integerPathComponent(at: 2), let songID = link.integerQueryItem("song"),
           catalogue.artist(id: artistID) != nil, catalogue.song(id: songID)?.artistID == artistID

@@ -96,7 +96,8 @@ extension Music {
       if let song = selected.flatMap(catalogue.song(id:)) {
         view.song = SongDetail(
           id: song.id, title: song.title, duration: duration(song.seconds),
-          album: catalogue.album(id: song.albumID)?.title ?? "", albumPath: Screen.album(id: song.albumID).path)
+          album: catalogue.album(id: song.albumID)?.title ?? "",
+          albumPath: Screen.album(id: song.albumID).path)
       }
     case .album(let id):
       guard let album = catalogue.album(id: id) else { return notFound(view, path: screen.path) }

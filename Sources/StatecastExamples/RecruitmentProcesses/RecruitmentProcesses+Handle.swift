@@ -55,7 +55,8 @@ extension RecruitmentProcesses {
   /// The store's reducer: ``State/handle(event:)`` with its effects performed by
   /// ``effectHandler(dependencies:)``.
   public static func reducer(dependencies: Dependencies) -> Reducer<State, Action> {
-    .handling({ state, action in state.handle(event: action) }, with: effectHandler(dependencies: dependencies))
+    .handling(
+      { state, action in state.handle(event: action) }, with: effectHandler(dependencies: dependencies))
   }
 
   /// The store's event sources: the session's events for as long as the store lives.

@@ -24,7 +24,8 @@ extension RecruitmentProcesses {
         emptyMessage: processes.isEmpty ? "You have no recruitment processes yet." : nil)
     case .error(let message):
       ViewState(
-        status: "error", isLoading: false, canLoad: false, canRetry: true, errorMessage: message, processes: [])
+        status: "error", isLoading: false, canLoad: false, canRetry: true, errorMessage: message,
+        processes: [])
     }
   }
 }

@@ -8,7 +8,10 @@ struct RuleSetTests {
     key: { $0.first },
     groups: [
       "say": [
-        Rule("say hello loudly", requires: [Requirement("two words") { $0.count == 2 }, Requirement("hello") { $0[1] == "hello" }]) { _ in "HELLO" },
+        Rule(
+          "say hello loudly",
+          requires: [Requirement("two words") { $0.count == 2 }, Requirement("hello") { $0[1] == "hello" }]
+        ) { _ in "HELLO" },
         Rule("say anything", requires: [Requirement("two words") { $0.count == 2 }]) { $0[1] },
       ],
       "add": [
@@ -35,16 +38,18 @@ struct RuleSetTests {
     #expect(rules.evaluate(["jump"]) == "unknown: jump")
     #expect(rules.evaluate([]) == "unknown: ")
     #expect(rules.candidates(for: ["jump"]).map(\.name) == ["unknown"])
-    #expect(rules.candidates(for: ["say", "x"]).map(\.name) == ["say hello loudly", "say anything", "unknown"])
+    #expect(
+      rules.candidates(for: ["say", "x"]).map(\.name) == ["say hello loudly", "say anything", "unknown"])
   }
 
   @Test func rulesOfOtherGroupsAreNeverTried() {
     var set = RuleSet<Int, Int, String>(key: { $0 % 2 })
     set.add(Rule("even") { _ in "even" }, for: 0)
-    set.add(Rule("odd must not be tried for even input") { _ in
-      Issue.record("a rule of another group was tried")
-      return nil
-    }, for: 1)
+    set.add(
+      Rule("odd must not be tried for even input") { _ in
+        Issue.record("a rule of another group was tried")
+        return nil
+      }, for: 1)
     #expect(set.evaluate(4) == "even")
   }
 

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Rule")
 struct RuleTests {
-  let evenDouble = Rule<Int, Int>("double an even number", requires: [Requirement("even") { $0.isMultiple(of: 2) }]) {
+  let evenDouble = Rule<Int, Int>(
+    "double an even number", requires: [Requirement("even") { $0.isMultiple(of: 2) }]
+  ) {
     $0 * 2
   }
 

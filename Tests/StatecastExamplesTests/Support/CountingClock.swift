@@ -79,7 +79,9 @@ final class CountingClock: Clock, Sendable {
       return first
     }
     if !reached {
-      Issue.record("Expected \(count) sleeps on the clock within \(timeout); \(sleepsStarted) started.", sourceLocation: sourceLocation)
+      Issue.record(
+        "Expected \(count) sleeps on the clock within \(timeout); \(sleepsStarted) started.",
+        sourceLocation: sourceLocation)
     }
   }
 
@@ -89,7 +91,9 @@ final class CountingClock: Clock, Sendable {
   }
 
   /// Waits until `sleeps` sleeps have started in total, then advances the time.
-  func advance(by duration: Duration, afterSleeps sleeps: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+  func advance(
+    by duration: Duration, afterSleeps sleeps: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
     await waitForSleeps(sleeps, sourceLocation: sourceLocation)
     await base.advance(by: duration)
   }

@@ -4,7 +4,8 @@ enum PercentEncoding {
   /// Decodes `%XX` escapes (and `+` as a space in query items). Malformed escapes are
   /// kept as written; bytes that do not form UTF-8 are repaired to U+FFFD.
   static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
-    guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) })
+    else {
       return String(text)
     }
     var bytes: [UInt8] = []
