@@ -8,9 +8,10 @@ import Foundation
 ///   .perSession("counter", clientAction: Counter.ClientAction.self, embed: Counter.Action.client,
 ///               view: Counter.viewState, store: { _ in Counter.makeStore(dependencies: .live()) })
 /// ])
+/// let termination = TerminationSignal()
 /// let port = try server.start()
 /// print("listening on http://127.0.0.1:\(port)")
-/// await TerminationSignal.wait()
+/// await termination.wait()
 /// await server.shutdown()
 /// ```
 public final class StatecastServer: Sendable {
