@@ -14,9 +14,9 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let tasks = store.ownedTasks
-    let finished = await wait(upTo: timeout ?? self.timeout) { await tasks.waitForEffects() }
+    let settled = await finished(within: timeout ?? self.timeout) { await tasks.waitForEffects() }
     guard exhaustivity == .on else { return }
-    if !finished && tasks.hasEffectsInFlight {
+    if !settled && tasks.hasEffectsInFlight {
       hasReportedRunningEffects = true
       reportIssue(Self.runningEffectsMessage, fileID: fileID, filePath: filePath, line: line, column: column)
     }
@@ -72,7 +72,7 @@ extension TestStore {
       )
     }
     tasks.cancelEffects()
-    if await !wait(upTo: timeout, for: { await tasks.waitForEffects() }) {
+    if await !finished(within: timeout, { await tasks.waitForEffects() }) {
       hasReportedRunningEffects = true
       reportIssue(
         "Effects did not end within \(timeout) of being cancelled.",

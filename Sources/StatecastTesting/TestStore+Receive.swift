@@ -126,7 +126,7 @@ extension TestStore {
   {
     if let entry = log.takeReceived() { return entry }
     let log = self.log
-    _ = await wait(upTo: limit) { await log.waitForReceived() }
+    _ = await finished(within: limit) { await log.waitForReceived() }
     return log.takeReceived()
   }
 }

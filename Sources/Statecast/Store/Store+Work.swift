@@ -81,12 +81,12 @@ extension Store {
     onError: @escaping @Sendable (any Error) -> Void
   ) -> Task<Void, Never> {
     let priority = runs.count == 1 && middlewares.isEmpty ? runs[0].priority : nil
-    return registry.spawn(.effect, ids: ids, priority: priority) { [weak store] in
-      let followUps = FollowUps()
-      let send = Send<Action> { [weak store] action in
-        guard !Task.isCancelled, let store else { return }
-        followUps.append(await store.send(action))
-      }
+    let followUps = FollowUps()
+    let send = Send<Action> { [weak store] action in
+      guard !Task.isCancelled, let store else { return }
+      followUps.append(await store.send(action))
+    }
+    return registry.spawn(.effect, ids: ids, priority: priority) {
       if runs.count + middlewares.count == 1 {
         if let run = runs.first {
           await perform(run, send: send, onError: onError)
@@ -109,7 +109,6 @@ extension Store {
           }
         }
       }
-      _ = store
       await followUps.finish()
     }
   }
@@ -152,12 +151,11 @@ extension Store {
     store: Store,
     onError: @escaping @Sendable (any Error) -> Void
   ) {
-    _ = registry.spawn(.eventSource) { [weak store] in
-      let send = Send<Action> { [weak store] action in
-        guard !Task.isCancelled, let store else { return }
-        await store.send(action)
-      }
-      _ = store
+    let send = Send<Action> { [weak store] action in
+      guard !Task.isCancelled, let store else { return }
+      await store.send(action)
+    }
+    _ = registry.spawn(.eventSource) {
       do {
         try await source.body(send)
       } catch {

@@ -4,9 +4,9 @@
 /// continuous clock, never on a test clock the feature might be using.
 ///
 /// - Returns: `true` when `wait` returned before `timeout`.
-func wait(
-  upTo timeout: Duration,
-  for wait: @escaping @Sendable () async -> Void
+func finished(
+  within timeout: Duration,
+  _ wait: @escaping @Sendable () async -> Void
 ) async -> Bool {
   await withTaskGroup(of: Bool.self) { group in
     group.addTask {
