@@ -16,7 +16,7 @@ struct RecruitmentProcessesTests {
       let effect = state.handle(event: event)
       return (state, effect)
     }
-    let list = [Process(id: "x", company: "A", position: "B", stage: "C")]
+    let list = [Feature.Process(id: "x", company: "A", position: "B", stage: "C")]
     #expect(handle(.idle, .client(.load)) == (.loading, .loadProcesses))
     #expect(handle(.error(message: "down"), .client(.retry)) == (.loading, .loadProcesses))
     #expect(handle(.loading, .processesLoaded(list)) == (.loaded(list), nil))
@@ -94,7 +94,7 @@ struct RecruitmentProcessesTests {
         dependencies: Feature.Dependencies(
           fetchProcesses: {
             if fails { throw TestFailure("Timed out.") }
-            return [Process(id: "1", company: "A", position: "B", stage: "C")]
+            return [Feature.Process(id: "1", company: "A", position: "B", stage: "C")]
           },
           expireSession: { calls.record("expire") },
           clearSession: { calls.record("clear") },
@@ -109,7 +109,7 @@ struct RecruitmentProcessesTests {
     #expect(
       sent.values == [
         .processesFailedToLoad(message: "Timed out."),
-        .processesLoaded([Process(id: "1", company: "A", position: "B", stage: "C")]),
+        .processesLoaded([Feature.Process(id: "1", company: "A", position: "B", stage: "C")]),
       ])
     #expect(calls.values == ["expire", "clear"])
   }

@@ -61,19 +61,20 @@ public enum RecruitmentProcesses {
     case expireSession
     case clearSession
   }
-}
 
-/// One recruitment process of the candidate.
-public struct Process: Equatable, Sendable, Encodable, Identifiable {
-  public var id: String
-  public var company: String
-  public var position: String
-  public var stage: String
+  /// One recruitment process of the candidate (nested, so that it never clashes with
+  /// Foundation's `Process`).
+  public struct Process: Equatable, Sendable, Encodable, Identifiable {
+    public var id: String
+    public var company: String
+    public var position: String
+    public var stage: String
 
-  public init(id: String, company: String, position: String, stage: String) {
-    self.id = id
-    self.company = company
-    self.position = position
-    self.stage = stage
+    public init(id: String, company: String, position: String, stage: String) {
+      self.id = id
+      self.company = company
+      self.position = position
+      self.stage = stage
+    }
   }
 }

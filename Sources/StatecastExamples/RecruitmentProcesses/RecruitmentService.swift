@@ -17,10 +17,13 @@ import Synchronization
 /// ```
 public final class RecruitmentService: Sendable {
   /// The processes every successful fetch returns.
-  public static let sampleProcesses: [Process] = [
-    Process(id: "p1", company: "Jobandtalent", position: "iOS Engineer", stage: "Interview on Thursday"),
-    Process(id: "p2", company: "PlanGrid", position: "Mobile Architect", stage: "Application received"),
-    Process(id: "p3", company: "Point-Free", position: "Swift Developer", stage: "Offer made"),
+  public static let sampleProcesses: [RecruitmentProcesses.Process] = [
+    RecruitmentProcesses.Process(
+      id: "p1", company: "Jobandtalent", position: "iOS Engineer", stage: "Interview on Thursday"),
+    RecruitmentProcesses.Process(
+      id: "p2", company: "PlanGrid", position: "Mobile Architect", stage: "Application received"),
+    RecruitmentProcesses.Process(
+      id: "p3", company: "Point-Free", position: "Swift Developer", stage: "Offer made"),
   ]
 
   private struct Session {
@@ -41,7 +44,7 @@ public final class RecruitmentService: Sendable {
 
   /// The candidate's processes after `latency`; the very first call fails, as does any
   /// call while the session is expired.
-  public func fetchProcesses() async throws -> [Process] {
+  public func fetchProcesses() async throws -> [RecruitmentProcesses.Process] {
     try await clock.sleep(for: latency)
     return try session.withLock { session in
       guard session.isActive else { throw RecruitmentServiceError.notLoggedIn }
