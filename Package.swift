@@ -82,7 +82,7 @@ let package = Package(
     ),
     .testTarget(
       name: "StatecastServerTests",
-      dependencies: ["StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON"],
+      dependencies: ["Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON"],
       swiftSettings: swiftSettings
     ),
   ]

@@ -1,0 +1,109 @@
+import Foundation
+import Statecast
+import StatecastJSON
+import Testing
+
+@testable import StatecastServer
+
+/// A topic host against an in-memory sink: revisions, resumes and slow readers, where
+/// the transport's answers can be chosen.
+@Suite struct StoreHostTests {
+  /// Records frames per connection and answers `congested` while told to.
+  final class RecordingSink: FrameSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var frames: [ConnectionID: [JSON]] = [:]
+    var congested = false
+
+    func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome {
+      let message = try! JSON(parsing: frame.payload)
+      return lock.withLock {
+        frames[connection, default: []].append(message)
+        return congested ? .congested : .queued
+      }
+    }
+
+    func close(_ connection: ConnectionID, code: UInt16, reason: String) {}
+
+    func take(_ connection: ConnectionID) -> [JSON] {
+      lock.withLock { frames.removeValue(forKey: connection) ?? [] }
+    }
+  }
+
+  let connection = ConnectionID(rawValue: 1)
+  let request = JoinRequest(topic: "ticker", parameters: [:], params: [:], session: "s1")
+
+  func makeHost(sink: RecordingSink) async -> (StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>, Store<Ticker.State, Ticker.Action>) {
+    let store = Ticker.makeStore(probe: Probe())
+    let host = await StoreHost(
+      topic: "ticker", store: store, closesWithLastMember: true, embed: Ticker.Action.client,
+      view: Ticker.viewState, canSend: { _, _ in true }, sink: sink)
+    return (host, store)
+  }
+
+  @Test func eachChangeIsOnePatchWithTheNextRevision() async throws {
+    let sink = RecordingSink()
+    let (host, _) = await makeHost(sink: sink)
+    host.attach(request, connection: connection)
+    let snapshot = try #require(sink.take(connection).first)
+    #expect(snapshot["op"] == "snapshot" && snapshot["state"] == ["count": 0, "ticks": 0])
+    let rev = try #require(snapshot["rev"]?.int64Value)
+    #expect(await host.perform(["increment": [:]], from: "s1") == nil)
+    #expect(await host.perform(["add": ["amount": 2]], from: "s1") == nil)
+    let patches = sink.take(connection)
+    #expect(patches.map { $0["rev"]?.int64Value } == [rev + 1, rev + 2])
+    #expect(patches[1]["ops"] == [["op": "replace", "path": "/count", "value": 3]])
+  }
+
+  @Test func aBadActionChangesNothing() async throws {
+    let sink = RecordingSink()
+    let (host, store) = await makeHost(sink: sink)
+    host.attach(request, connection: connection)
+    _ = sink.take(connection)
+    let error = await host.perform(["add": ["amount": "lots"]], from: "s1")
+    #expect(error?.code == .badAction)
+    #expect(error?.message.contains("amount") == true)
+    #expect(await host.perform(["increment": [:]], from: "someone else") == ProtocolError(.notJoined, "not joined to ticker"))
+    #expect(sink.take(connection).isEmpty)
+    #expect(await store.state.count == 0)
+  }
+
+  @Test func aCongestedMemberSkipsPatchesThenGetsOneSnapshot() async throws {
+    let sink = RecordingSink()
+    let (host, _) = await makeHost(sink: sink)
+    host.attach(request, connection: connection)
+    _ = sink.take(connection)
+    sink.congested = true
+    _ = await host.perform(["increment": [:]], from: "s1")  // queued, and now congested
+    _ = await host.perform(["increment": [:]], from: "s1")  // skipped
+    _ = await host.perform(["increment": [:]], from: "s1")  // skipped
+    #expect(sink.take(connection).count == 1)
+    sink.congested = false
+    host.resync("s1")
+    let caughtUp = sink.take(connection)
+    #expect(caughtUp.count == 1)
+    #expect(caughtUp.first?["op"] == "snapshot" && caughtUp.first?["state"]?["count"] == 3)
+    host.resync("s1")
+    #expect(sink.take(connection).isEmpty)
+  }
+
+  @Test func aResumeReplaysMissedPatchesOrFallsBackToASnapshot() async throws {
+    let sink = RecordingSink()
+    let (host, _) = await makeHost(sink: sink)
+    host.attach(request, connection: connection)
+    let start = try #require(sink.take(connection).first?["rev"]?.int64Value)
+    host.detach("s1")
+    for _ in 0..<3 { _ = await host.perform(["increment": [:]], from: "s1") }
+    #expect(sink.take(connection).isEmpty)
+    let second = ConnectionID(rawValue: 2)
+    host.reattach("s1", connection: second, after: Int(start) + 1)
+    #expect(sink.take(second).map { $0["rev"]?.int64Value } == [start + 2, start + 3])
+    // Older than the history holds: a snapshot.
+    host.detach("s1")
+    for _ in 0..<(StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>.historyCapacity + 1) {
+      _ = await host.perform(["increment": [:]], from: "s1")
+    }
+    host.reattach("s1", connection: second, after: Int(start) + 3)
+    let frames = sink.take(second)
+    #expect(frames.count == 1 && frames.first?["op"] == "snapshot")
+  }
+}

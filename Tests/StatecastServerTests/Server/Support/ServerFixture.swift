@@ -1,0 +1,69 @@
+import Foundation
+import Statecast
+import StatecastJSON
+import StatecastClient
+@testable import StatecastServer
+
+/// A real StatecastServer on a free loopback port with the test routes:
+/// - `ticker`: a store per session (``Ticker``), its effects recorded by `probe`;
+/// - `room/:id`: one shared ``Ticker`` store per room;
+/// - `guarded/:owner`: joinable only by params `{"user": owner}`, and `add` refused above 10.
+struct ServerFixture {
+  let server: StatecastServer
+  let probe: Probe
+  let port: Int
+  let client: WebSocketClient
+
+  var url: String { "ws://127.0.0.1:\(port)/ws" }
+
+  static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> ServerFixture {
+    let probe = Probe()
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.publicDirectory = nil
+    configure(&configuration)
+    let server = StatecastServer(
+      configuration: configuration,
+      routes: [
+        .perSession(
+          "ticker", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
+          view: Ticker.viewState, store: { _ in Ticker.makeStore(probe: probe) }),
+        .shared(
+          "room/:id", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
+          view: Ticker.viewState, store: { _ in Ticker.makeStore(probe: probe) }),
+        .perSession(
+          "guarded/:owner", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
+          view: Ticker.viewState,
+          access: Access(
+            canJoin: { request in request.params["user"]?.stringValue == request.parameters["owner"] },
+            canSend: { _, action in
+              if case .add(let amount) = action { return amount <= 10 }
+              return true
+            }),
+          store: { _ in Ticker.makeStore(probe: probe) }),
+      ]
+    )
+    let port = try server.start()
+    return ServerFixture(server: server, probe: probe, port: port, client: try WebSocketClient())
+  }
+
+  func connect() async throws -> StatecastConnection {
+    try await StatecastConnection.connect(to: url, client: client)
+  }
+
+  func stop() async {
+    await client.shutdown()
+    await server.shutdown()
+  }
+}
+
+/// Waits until `subscription`'s state satisfies `condition`, following its states.
+func waitForState(
+  _ subscription: TopicSubscription, _ condition: (JSON) -> Bool
+) async -> JSON? {
+  if let state = subscription.state, condition(state) { return state }
+  for await state in subscription.states where condition(state) {
+    return state
+  }
+  return nil
+}
