@@ -70,6 +70,19 @@ func primesReducer(nthPrime: @escaping @Sendable (Int) async -> Int, clock: any 
     #expect(store.state == Primes(count: 1, prime: 17))
   }
 
+  @MainActor @Test func runsOnTheCallersActor() async {
+    let store = TestStore(
+      initialState: Primes(),
+      reducer: primesReducer(nthPrime: { _ in 17 }, clock: ImmediateClock())
+    )
+    await store.send(.nthPrimeTapped) { $0.isLoading = true }
+    await store.receive(.nthPrimeResponse(17)) {
+      $0.isLoading = false
+      $0.prime = 17
+    }
+    await store.finish()
+  }
+
   @Test func aTestClockDrivesTimersInstantly() async {
     let clock = TestClock()
     let store = TestStore(initialState: Primes(), reducer: primesReducer(nthPrime: { $0 }, clock: clock))
