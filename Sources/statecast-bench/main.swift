@@ -6,6 +6,7 @@ import Foundation
 /// Each section lives in its own file and registers itself here by name.
 let sections: [(name: String, run: () async throws -> Void)] = [
   ("transport", runTransportBenchmarks),
+  ("server", runServerBenchmarks),
   ("store", runStoreBenchmarks),
   ("json", runJSONBenchmarks),
   ("examples", runExamplesBenchmarks),
