@@ -4,39 +4,57 @@
 # browser runtime's unit tests (node --test), the JSON Patch cross-check with Python's
 # jsonpatch, the protocol tests of an independent Python client, and the real-browser
 # tests (Playwright driving Debian's Chromium). Screenshots go to artifacts/screenshots.
+# The last line sums up every runner: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
 scripts/setup.sh --test || exit 1
 
+logs=$(mktemp -d)
 passed=0
 failed=0
-failures=()
-step() {
+broken=()
+
+# run NAME COMMAND...: runs one suite, keeps its output for counting.
+run() {
   local name=$1
   shift
   echo
   echo "=== $name: $*"
-  if "$@"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    failures+=("$name")
+  if ! "$@" 2>&1 | tee "$logs/$name.log"; then
+    broken+=("$name")
   fi
 }
 
-step "swift build" swift build --build-tests
-step "swift test" swift test --skip-build
-step "browser runtime (node)" node --test Tests/JS/
+run swift-build swift build --build-tests
+run swift-test swift test --skip-build
+run node node --test Tests/JS/
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)
-step "python (interop, protocol, browser)" python3 -m pytest -q Tests/Interop Tests/Protocol Tests/Browser
+run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Browser
+
+# Swift Testing: "Test run with N tests in M suites passed|failed ... with K issues".
+swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests? in .*/\1/p' "$logs/swift-test.log" | tail -n 1)
+swift_failed=$(grep -E 'Test .* failed after' "$logs/swift-test.log" | grep -vc 'Test run with')
+# node --test: "# pass N" / "# fail N".
+node_passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$logs/node.log" | tail -n 1)
+node_failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$logs/node.log" | tail -n 1)
+# pytest: "N passed, M failed, K errors in Ts".
+py_line=$(grep -E '[0-9]+ (passed|failed|error)' "$logs/python.log" | tail -n 1)
+py_passed=$(grep -oE '[0-9]+ passed' <<<"$py_line" | grep -oE '^[0-9]+')
+py_failed=0
+for count in $(grep -oE '[0-9]+ (failed|errors?)' <<<"$py_line" | grep -oE '^[0-9]+'); do
+  py_failed=$((py_failed + count))
+done
+
+passed=$(( ${swift_total:-0} - ${swift_failed:-0} + ${node_passed:-0} + ${py_passed:-0} ))
+failed=$(( ${swift_failed:-0} + ${node_failed:-0} + ${py_failed:-0} ))
+if [ ${#broken[@]} -gt 0 ] && [ "$failed" -eq 0 ]; then failed=${#broken[@]}; fi
 
 echo
-if [ "$failed" -eq 0 ]; then
-  echo "test suites: $passed passed, 0 failed"
-else
-  echo "failed suites: ${failures[*]}"
-  echo "test suites: $passed passed, $failed failed"
-  exit 1
-fi
+echo "swift: $(( ${swift_total:-0} - ${swift_failed:-0} )) passed, ${swift_failed:-0} failed"
+echo "node: ${node_passed:-0} passed, ${node_failed:-0} failed"
+echo "python: ${py_passed:-0} passed, ${py_failed:-0} failed"
+[ ${#broken[@]} -gt 0 ] && echo "failing suites: ${broken[*]}"
+echo "tests: $passed passed, $failed failed"
+[ ${#broken[@]} -eq 0 ]
