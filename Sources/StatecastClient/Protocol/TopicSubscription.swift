@@ -1,3 +1,4 @@
+import Foundation
 import StatecastJSON
 
 /// One joined topic of a ``StatecastConnection``: the topic's view state as the server
@@ -20,7 +21,7 @@ public final class TopicSubscription: @unchecked Sendable {
   /// closes the topic, the client leaves it, or the connection is closed for good.
   public let states: AsyncStream<JSON>
   let continuation: AsyncStream<JSON>.Continuation
-  private let lock = ClientLock()
+  private let lock = NSLock()
   private var current: (state: JSON, revision: Int64)?  // guarded by lock
   private var closingReason: String?  // guarded by lock
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A WebSocket client over libwebsockets, able to hold thousands of connections (a load
 /// test opens 10,000 from one client).
 ///
@@ -25,7 +27,7 @@ public final class WebSocketClient: @unchecked Sendable {
 
   public let configuration: Configuration
   let engine: ClientEngine
-  private let lock = ClientLock()
+  private let lock = NSLock()
   private var openIDs: Set<UInt64> = []  // guarded by lock
   private var stopping = false  // guarded by lock
   private var drainWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lock

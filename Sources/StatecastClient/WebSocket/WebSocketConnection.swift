@@ -1,3 +1,5 @@
+import Foundation
+
 /// One open WebSocket of a ``WebSocketClient``: send messages, read ``events``, close.
 ///
 /// Sending never blocks: frames are queued and written by the client's service thread in
@@ -70,7 +72,7 @@ public final class WebSocketConnection: Sendable {
 /// connection is handed out, readable from any thread.
 private final class NegotiatedSubprotocol: @unchecked Sendable {
   // Sendable: `stored` is guarded by `lock`.
-  private let lock = ClientLock()
+  private let lock = NSLock()
   private var stored: String?
 
   var value: String? {

@@ -30,7 +30,7 @@ public final class WebSocketTransport: @unchecked Sendable {
   private let publicDirectory: String?
 
   private enum Phase { case idle, running, stopping, stopped }
-  private let lifecycleLock = TransportLock()
+  private let lifecycleLock = NSLock()
   private var phase = Phase.idle  // guarded by lifecycleLock
   private var boundPort: Int?  // guarded by lifecycleLock
   private var stopWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lifecycleLock

@@ -1,3 +1,4 @@
+import Foundation
 import StatecastJSON
 
 /// The mutable state of a ``StatecastConnection``: its current socket, session, pending
@@ -9,7 +10,7 @@ import StatecastJSON
 final class ConnectionState: @unchecked Sendable {
   // Sendable: every stored property is guarded by `lock`.
 
-  private let lock = ClientLock()
+  private let lock = NSLock()
   private var current: WebSocketConnection?
   private var session: String?
   private var lastCloseCode: UInt16?

@@ -1,3 +1,4 @@
+import Foundation
 internal import CLibWebSockets
 
 /// The client's state shared between tasks and the service thread: connect requests,
@@ -30,7 +31,7 @@ final class ClientCore: @unchecked Sendable {
     var isEmpty: Bool { head == frames.count }
   }
 
-  private let lock = ClientLock()
+  private let lock = NSLock()
   private var nextID: UInt64 = 1
   private var requests: [ConnectRequest] = []
   private var outbound: [UInt64: Outbound] = [:]
