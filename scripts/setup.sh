@@ -15,14 +15,18 @@ for package in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 if [ "${1:-}" = "--test" ]; then
-  python3 -c 'import playwright, jsonpatch, websockets, pytest' 2>/dev/null \
-    || python3 -m pip install -q playwright jsonpatch websockets pytest
+  if ! python3 -c 'import playwright, jsonpatch, websockets, pytest' 2>/dev/null; then
+    # Debian's own python3 refuses pip outside a virtual environment (PEP 668).
+    python3 -m pip install -q playwright jsonpatch websockets pytest \
+      || python3 -m pip install -q --break-system-packages playwright jsonpatch websockets pytest
+  fi
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

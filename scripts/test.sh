@@ -31,11 +31,15 @@ run swift-build swift build --build-tests
 run swift-test swift test --skip-build
 run node node --test Tests/JS/
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)
-run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Browser
+run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Browser Tests/JS/browser
 
 # Swift Testing: "Test run with N tests in M suites passed|failed ... with K issues".
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests? in .*/\1/p' "$logs/swift-test.log" | tail -n 1)
 swift_failed=$(grep -E 'Test .* failed after' "$logs/swift-test.log" | grep -vc 'Test run with')
+# XCTest, should a suite use it: "Executed N tests, with M failures".
+xctest_line=$(grep -E 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$logs/swift-test.log" | tail -n 1)
+swift_total=$(( ${swift_total:-0} + $(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$xctest_line" | grep . || echo 0) ))
+swift_failed=$(( swift_failed + $(sed -nE 's/.*with ([0-9]+) failures?.*/\1/p' <<<"$xctest_line" | grep . || echo 0) ))
 # node --test: "# pass N" / "# fail N".
 node_passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$logs/node.log" | tail -n 1)
 node_failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$logs/node.log" | tail -n 1)

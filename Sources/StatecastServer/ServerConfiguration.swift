@@ -31,11 +31,17 @@ public struct ServerConfiguration: Sendable {
   public var actionBurst = 1_000
   /// Actions per second a connection's allowance refills at.
   public var actionsPerSecond = 1_000.0
+  /// Topics one session may have joined at once; a join beyond is `forbidden`.
+  public var maxTopicsPerSession = 64
+  /// Bytes of received messages a connection may have waiting to be handled; a peer
+  /// that sends faster than its messages are handled is closed with 1008 beyond it.
+  public var maxPendingInboundBytes = 1 << 20
   /// Error replies within ``misbehaviourWindow`` after which a peer is closed with 1008.
   public var misbehaviourLimit = 100
   public var misbehaviourWindow: Duration = .seconds(10)
-  /// How long shutdown waits for stores to finish or cancel their effects.
-  public var shutdownDeadline: Duration = .seconds(5)
+  /// How long each step of a shutdown may take: sockets closing (1001), then stores
+  /// cancelling their effects.
+  public var shutdownDeadline: Duration = .seconds(4)
 
   public init() {}
 }

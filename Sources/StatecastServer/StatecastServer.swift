@@ -33,10 +33,12 @@ public final class StatecastServer: Sendable {
   }
 
   /// Graceful stop: no new connections, every socket closed with 1001 ("going away"),
-  /// every store closed (effects cancelled and awaited) within
-  /// ``ServerConfiguration/shutdownDeadline``.
+  /// then every store closed (effects cancelled and awaited). Each of the two steps may
+  /// take up to ``ServerConfiguration/shutdownDeadline`` (4 s by default, so that the
+  /// whole fits in the 10 s a container is given to stop).
   public func shutdown() async {
-    await transport.shutdown()
+    hub.beginShutdown()
+    await transport.shutdown(gracePeriod: configuration.shutdownDeadline)
     await hub.shutdown()
   }
 }

@@ -26,7 +26,10 @@ public struct TerminationSignal: Sendable {
     await withCheckedContinuation { continuation in
       Thread.detachNewThread {
         var received: UInt8 = 0
-        while read(SignalPipe.readEnd, &received, 1) != 1 {}
+        while read(SignalPipe.readEnd, &received, 1) != 1 {
+          // Interrupted by a signal: read again. Any other failure cannot be waited out.
+          guard errno == EINTR else { return continuation.resume(returning: SIGTERM) }
+        }
         continuation.resume(returning: Int32(received))
       }
     }

@@ -2,11 +2,13 @@ import Foundation
 import StatecastExamples
 import StatecastServer
 
-/// The demo's topics: one per example feature, each a store per browser tab.
+/// The demo's topics: one per example feature, each a store per browser tab, and the
+/// counter once more as a store shared by everyone in a room.
 ///
 /// | topic | page | source document |
 /// |---|---|---|
 /// | `counter` | counter.html | Composable effects (Point-Free) |
+/// | `counter/:room` | counter.html?room=NAME | the same, one store shared by a room |
 /// | `fasting-timer` | fasting-timer.html | Functional core, imperative shell |
 /// | `recruitment` | recruitment.html | Separating logic from effects (Jobandtalent) |
 /// | `annotation-filters` | annotation-filters.html | Flux at PlanGrid |
@@ -17,6 +19,15 @@ func demoRoutes(dataDirectory: URL) -> [Route] {
   return [
     .perSession(
       "counter",
+      clientAction: Counter.ClientAction.self,
+      embed: Counter.Action.client,
+      view: Counter.viewState,
+      store: { _ in Counter.makeStore(dependencies: counter) }
+    ),
+    // The same feature as a shared store: every tab that joins `counter/team` sees and
+    // changes one counter, live.
+    .shared(
+      "counter/:room",
       clientAction: Counter.ClientAction.self,
       embed: Counter.Action.client,
       view: Counter.viewState,

@@ -104,3 +104,18 @@ def test_two_tabs_have_independent_counters(server, open_page):
     expect(first.locator("#count")).to_have_text("3")
     expect(second.locator("#count")).to_have_text("-1")
     expect(second.locator("#ask")).to_have_text(re.compile(r"-1st prime"))
+
+
+def test_tabs_in_one_room_share_one_counter_live(server, open_page):
+    first = open_page(f"{server.origin}/counter.html?room=team")
+    second = open_page(f"{server.origin}/counter.html?room=team")
+    expect(second.locator("#count")).to_have_text("0")
+    for _ in range(2):
+        first.click("#increment")
+    # The other tab changes without doing anything: the shared store's patch.
+    expect(second.locator("#count")).to_have_text("2")
+    second.click("#decrement")
+    expect(first.locator("#count")).to_have_text("1")
+    # A tab without the room keeps its own counter.
+    alone = open_page(f"{server.origin}/counter.html")
+    expect(alone.locator("#count")).to_have_text("0")

@@ -383,3 +383,23 @@ def test_static_files_and_app_pages(server):
     assert get("/no-such-file.txt")[0] == 404
     assert get("/../../etc/passwd")[0] in (400, 404)
     assert get("/healthz")[0] == 200
+
+
+def test_a_shared_topic_is_one_store_for_every_member(server):
+    ada = Client(server.ws_url)
+    bob = Client(server.ws_url)
+    ada.join("counter/team")
+    bob.join("counter/team")
+    ada.action("counter/team", increment())
+    ada.action("counter/team", increment())
+    while bob.states["counter/team"]["count"] != 2:
+        assert bob.recv()["op"] == "patch"
+    assert bob.revs["counter/team"] == ada.revs["counter/team"]
+    bob.action("counter/team", {"decrement": {}})
+    while ada.states["counter/team"]["count"] != 1:
+        assert ada.recv()["op"] == "patch"
+    # Another room, and each tab's own counter, are separate stores.
+    ada.join("counter/other")
+    ada.join("counter")
+    assert ada.states["counter/other"]["count"] == 0
+    assert ada.states["counter"]["count"] == 0

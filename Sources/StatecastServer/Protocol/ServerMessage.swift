@@ -65,16 +65,6 @@ enum ServerMessage {
     }
   }
 
-  static func closed(topic: String, reason: String) -> OutboundFrame {
-    frame { bytes in
-      append("{\"op\":\"closed\",\"topic\":", to: &bytes)
-      JSON.string(topic).serialize(into: &bytes)
-      append(",\"reason\":", to: &bytes)
-      JSON.string(reason).serialize(into: &bytes)
-      bytes.append(UInt8(ascii: "}"))
-    }
-  }
-
   private static func appendReplyHead(ref: Int64?, status: StaticString, to bytes: inout [UInt8]) {
     append("{\"op\":\"reply\",\"ref\":", to: &bytes)
     append(ref.map(String.init) ?? "null", to: &bytes)

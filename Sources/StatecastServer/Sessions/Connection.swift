@@ -5,9 +5,11 @@ import StatecastJSON
 ///
 /// The transport hands each received message to ``receive(_:)`` on the service thread;
 /// the message loop, a task of its own, processes them one at a time in arrival order
-/// (PROTOCOL.md: one connection's messages are processed in the order received). That
-/// task is the only code that reads or writes the properties below `inbox`, so they
-/// need no lock.
+/// (PROTOCOL.md: one connection's messages are processed in the order received).
+///
+/// Thread safety: `session` and `pendingBytes` are guarded by `lock` (the service thread
+/// reads the one and counts the other); everything below them belongs to the message
+/// loop alone.
 final class Connection: @unchecked Sendable {
   enum Inbound: Sendable {
     case message([UInt8])
@@ -19,8 +21,11 @@ final class Connection: @unchecked Sendable {
   private let inbox: AsyncStream<Inbound>.Continuation
   private let messages: AsyncStream<Inbound>
 
+  private let lock = NSLock()
+  private var currentSession: Session
+  private var pendingBytes = 0
+
   // Owned by the message loop.
-  private(set) var session: Session
   private var hasReceived = false
   private var isClosing = false
   private var limiter: RateLimiter
@@ -28,16 +33,33 @@ final class Connection: @unchecked Sendable {
 
   init(id: ConnectionID, session: Session, hub: ConnectionHub) {
     self.id = id
-    self.session = session
+    self.currentSession = session
     self.hub = hub
     self.limiter = RateLimiter(
       burst: hub.configuration.actionBurst, perSecond: hub.configuration.actionsPerSecond)
     (messages, inbox) = AsyncStream.makeStream(of: Inbound.self, bufferingPolicy: .unbounded)
   }
 
-  /// Service thread: queues a message for the loop.
+  /// The session this socket speaks for: its fresh one, or the one a `hello` resumed.
+  var session: Session {
+    lock.withLock { currentSession }
+  }
+
+  /// Service thread: queues a message for the loop. A peer whose unhandled messages
+  /// pile up past ``ServerConfiguration/maxPendingInboundBytes`` is closed with 1008
+  /// instead, so that memory stays bounded whatever a client sends.
   func receive(_ item: Inbound) {
-    inbox.yield(item)
+    let size = if case .message(let bytes) = item { bytes.count } else { 0 }
+    let overflows = lock.withLock {
+      pendingBytes += size
+      return pendingBytes > hub.configuration.maxPendingInboundBytes
+    }
+    if overflows {
+      hub.sink.close(id, code: 1008, reason: "too many unhandled messages")
+      inbox.finish()
+    } else {
+      inbox.yield(item)
+    }
   }
 
   /// Service thread (socket closed) or shutdown: ends the loop after queued messages.
@@ -48,17 +70,27 @@ final class Connection: @unchecked Sendable {
   /// The message loop; returns when the socket has closed and every message is handled.
   func run() async {
     for await item in messages {
-      guard !isClosing else { continue }
       switch item {
-      case .message(let bytes): await handle(bytes)
+      case .message(let bytes):
+        if !isClosing { await handle(bytes) }
+        lock.withLock { pendingBytes -= bytes.count }
       case .tooLarge:
-        hub.sink.send(ServerMessage.error(ref: nil, ProtocolError(.tooLarge, "the message is over \(hub.configuration.maxMessageSize) bytes")), to: id)
+        guard !isClosing else { continue }
+        let error = ProtocolError(.tooLarge, "the message is over \(hub.configuration.maxMessageSize) bytes")
+        hub.sink.send(ServerMessage.error(ref: nil, error), to: id)
         closeSocket(code: 1009, reason: "message too large")
       }
     }
   }
 
   private func handle(_ bytes: [UInt8]) async {
+    let session = self.session
+    // After another socket took this session over (a resume), this one is being closed
+    // with 4000: what it still had queued must not act for the session any more.
+    guard session.currentConnection == id else {
+      isClosing = true
+      return
+    }
     let isFirst = !hasReceived
     hasReceived = true
     let (ref, parsed) = ClientMessage.parse(bytes, maxDepth: hub.configuration.maxMessageDepth)
@@ -68,13 +100,13 @@ final class Connection: @unchecked Sendable {
     case .failure(let error): return fail(ref, error)
     }
     switch message {
-    case .hello(let oldSession, let revisions):
+    case .hello(let previous, let revisions):
       guard isFirst else {
         return fail(ref, ProtocolError(.badMessage, "hello is only allowed as the first message"))
       }
-      let resumed = hub.resume(oldSession, revisions: revisions, on: self)
-      if let resumed { session = resumed }
-      reply(ref, ["session": .string(session.id), "resumed": .bool(resumed != nil)])
+      let resumed = hub.resume(previous, revisions: revisions, on: id, replacing: session)
+      if let resumed { lock.withLock { currentSession = resumed } }
+      reply(ref, ["session": .string((resumed ?? session).id), "resumed": .bool(resumed != nil)])
 
     case .join(let topic, let params):
       do {
@@ -83,7 +115,7 @@ final class Connection: @unchecked Sendable {
       } catch let error as ProtocolError {
         fail(ref, error)
       } catch {
-        fail(ref, ProtocolError(.forbidden, "joining \(topic) failed: \(error)"))
+        fail(ref, ProtocolError(.forbidden, "\(topic) could not be opened"))
       }
 
     case .action(let topic, let action):

@@ -4,11 +4,13 @@ import StatecastJSON
 /// Ties sockets to sessions and sessions to topics: the transport's handler.
 ///
 /// The transport calls the `transport…` methods on its service thread; they only
-/// update tables and queue work, never run app code. Everything else runs on
-/// connection tasks.
+/// update tables and hand work to tasks, never run app code or encode anything.
+/// Everything else runs on connection tasks.
 ///
-/// Thread safety: the three tables below `lock` are guarded by it; the lock is never
-/// held across an `await` or a call into a topic or a session.
+/// Thread safety: the tables below `lock` are guarded by it. Lock order: this lock may
+/// be held while a session's lock is taken (so that a resume and an expiry never both
+/// win), never the other way round; it is never held across an `await` or a call into
+/// a topic.
 final class ConnectionHub: TransportHandler, @unchecked Sendable {
   let configuration: ServerConfiguration
   private let routes: [Route]
@@ -19,6 +21,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   private var connections: [ConnectionID: Connection] = [:]
   private var sessions: [String: Session] = [:]
   private var sharedTopics: [String: Task<any TopicHost, any Error>] = [:]
+  private var isShuttingDown = false
 
   init(configuration: ServerConfiguration, routes: [Route]) {
     self.configuration = configuration
@@ -56,10 +59,13 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
     lock.withLock { connections[id] }?.receive(.tooLarge)
   }
 
-  /// Service thread: a congested socket drained; topics that skipped patches catch up.
+  /// Service thread: a congested socket drained. Topics that skipped patches queue a
+  /// snapshot, from a task: serializing a snapshot is not the service thread's work.
   func transportDrained(_ id: ConnectionID) {
     guard let session = lock.withLock({ connections[id]?.session }) else { return }
-    for topic in session.allTopics { topic.resync(session.id) }
+    Task {
+      for topic in session.allTopics { topic.resync(session.id) }
+    }
   }
 
   /// Service thread: the socket is gone. Its loop ends after queued messages.
@@ -82,32 +88,39 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
       }
     }
     guard disconnected else { return }
-    for topic in session.allTopics { topic.detach(session.id) }
+    for topic in session.allTopics { topic.detach(session.id, from: connection.id) }
   }
 
   private func expire(_ session: Session) async {
-    guard session.isDisconnected else { return }
-    let removed = lock.withLock { () -> Bool in
-      guard sessions[session.id] === session else { return false }
+    // Checked and removed under the hub's lock, like a resume's look-up and move, so
+    // that exactly one of the two wins.
+    let expired = lock.withLock { () -> Bool in
+      guard sessions[session.id] === session, session.isDisconnected else { return false }
       sessions[session.id] = nil
       return true
     }
-    guard removed else { return }
+    guard expired else { return }
     for topic in session.removeAllTopics() { await topic.remove(session.id) }
   }
 
   /// `hello` with an earlier session id: moves that session onto `connection` and
   /// queues what each listed topic missed. Returns the session now in force, or `nil`
   /// when the id is unknown or expired (the socket keeps its fresh session).
-  func resume(_ id: String, revisions: [String: Int], on connection: Connection) -> Session? {
-    let fresh = connection.session
-    guard id != fresh.id, let old = lock.withLock({ sessions[id] }) else { return nil }
-    lock.withLock { sessions[fresh.id] = nil }
-    if let previous = old.moveTo(connection.id) {
+  func resume(
+    _ id: String, revisions: [String: Int], on connection: ConnectionID, replacing fresh: Session
+  ) -> Session? {
+    if id == fresh.id { return fresh }
+    let moved = lock.withLock { () -> (session: Session, previous: ConnectionID?)? in
+      guard let old = sessions[id] else { return nil }
+      sessions[fresh.id] = nil
+      return (old, old.moveTo(connection))
+    }
+    guard let (old, previous) = moved else { return nil }
+    if let previous {
       sink.close(previous, code: 4000, reason: "session resumed elsewhere")
     }
     for topic in old.allTopics {
-      topic.reattach(old.id, connection: connection.id, after: revisions[topic.topic])
+      topic.reattach(old.id, connection: connection, after: revisions[topic.topic])
     }
     return old
   }
@@ -122,33 +135,66 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
     guard route.canJoin(request) else {
       throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
     }
-    if let host = session.topic(topic) {
-      host.attach(request, connection: connection)
+    if let host = session.topic(topic), host.attach(request, connection: connection) {
       return
     }
+    guard session.topicCount < configuration.maxTopicsPerSession else {
+      throw ProtocolError(.forbidden, "a session may join at most \(configuration.maxTopicsPerSession) topics")
+    }
     let host: any TopicHost
-    switch route.sharing {
-    case .perSession: host = try await route.makeHost(request, sink)
-    case .shared: host = try await sharedTopic(topic, route: route, request: request)
+    do {
+      switch route.sharing {
+      case .perSession: host = try await openPerSessionTopic(route: route, request: request)
+      case .shared: host = try await joinSharedTopic(route: route, request: request, connection: connection)
+      }
+    } catch let refused as JoinRefused {
+      throw ProtocolError(.forbidden, refused.reason)
+    } catch let error as ProtocolError {
+      throw error
+    } catch {
+      FileHandle.standardError.write(Data("statecast: opening \(topic) failed: \(error)\n".utf8))
+      throw ProtocolError(.forbidden, "\(topic) could not be opened")
     }
     session.add(host)
-    host.attach(request, connection: connection)
+    if route.sharing == .perSession {
+      _ = host.attach(request, connection: connection)
+    }
   }
 
-  /// The shared topic of that name, made once even when many browsers join at once.
-  private func sharedTopic(_ topic: String, route: Route, request: JoinRequest) async throws -> any TopicHost {
-    let sink = self.sink
-    let task = lock.withLock {
-      if let existing = sharedTopics[topic] { return existing }
-      let made = Task { try await route.makeHost(request, sink) }
-      sharedTopics[topic] = made
-      return made
+  private func openPerSessionTopic(route: Route, request: JoinRequest) async throws -> any TopicHost {
+    let host = try await route.makeHost(request, sink)
+    // A store opened while the server began to stop would outlive the shutdown's sweep.
+    if lock.withLock({ isShuttingDown }) {
+      await host.close()
+      throw ProtocolError(.forbidden, "the server is shutting down")
     }
-    do {
-      return try await task.value
-    } catch {
-      lock.withLock { if sharedTopics[topic] == task { sharedTopics[topic] = nil } }
-      throw error
+    return host
+  }
+
+  /// Adds the session to the shared topic of that name, made once even when many
+  /// browsers join at once, and made anew if the last one closed meanwhile.
+  private func joinSharedTopic(route: Route, request: JoinRequest, connection: ConnectionID) async throws
+    -> any TopicHost
+  {
+    let sink = self.sink
+    while true {
+      let task = try lock.withLock {
+        if isShuttingDown { throw ProtocolError(.forbidden, "the server is shutting down") }
+        if let existing = sharedTopics[request.topic] { return existing }
+        let made = Task { try await route.makeHost(request, sink) }
+        sharedTopics[request.topic] = made
+        return made
+      }
+      let host: any TopicHost
+      do {
+        host = try await task.value
+      } catch {
+        lock.withLock { if sharedTopics[request.topic] == task { sharedTopics[request.topic] = nil } }
+        throw error
+      }
+      if host.attach(request, connection: connection) { return host }
+      // It closed when its last member left: forget it and make a new one.
+      lock.withLock { if sharedTopics[request.topic] == task { sharedTopics[request.topic] = nil } }
     }
   }
 
@@ -161,10 +207,16 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 
   // MARK: Shutdown
 
+  /// From now on joins are refused, so that no store opens after the sweep.
+  func beginShutdown() {
+    lock.withLock { isShuttingDown = true }
+  }
+
   /// Ends every message loop and closes every store, cancelling their effects, within
   /// the configured deadline. The transport has closed the sockets before this runs.
   func shutdown() async {
     let (allConnections, allSessions, shared) = lock.withLock {
+      isShuttingDown = true
       defer {
         connections = [:]
         sessions = [:]
@@ -179,7 +231,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
         await withTaskGroup(of: Void.self) { closing in
           for session in allSessions {
             for topic in session.removeAllTopics() {
-              closing.addTask { await topic.remove(session.id) }
+              closing.addTask { await topic.close() }
             }
           }
           for task in shared {

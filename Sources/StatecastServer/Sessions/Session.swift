@@ -32,6 +32,8 @@ final class Session: @unchecked Sendable {
     lock.withLock { topics[host.topic] = host }
   }
 
+  var topicCount: Int { lock.withLock { topics.count } }
+
   func removeTopic(_ name: String) -> (any TopicHost)? {
     lock.withLock { topics.removeValue(forKey: name) }
   }

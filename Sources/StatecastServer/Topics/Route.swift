@@ -10,8 +10,9 @@ import StatecastJSON
 ///   gets its own store, closed (effects cancelled) when the tab leaves the topic or its
 ///   session expires.
 /// - ``shared(_:clientAction:embed:view:access:store:)``: one store per topic name (a
-///   room such as `todos/team-42`), made by the first join; every member's actions go
-///   through the same reducer and every member receives the same patch bytes.
+///   room such as `board/42`), made by the first join; every member's actions go
+///   through the same reducer and every member receives the same patch bytes. It is
+///   closed when its last member has gone.
 ///
 /// ```swift
 /// Route.perSession(
@@ -64,7 +65,10 @@ public struct Route: Sendable {
   /// A topic whose store is shared by every browser that joins the same topic name.
   ///
   /// The store is made by the first join of a topic name (from that join's request)
-  /// and lives until the server shuts down. Parameters as in
+  /// and lives while the topic has members: sessions that joined it and have not left
+  /// or expired (a member whose socket dropped stays one for the grace period). When the
+  /// last member is gone the store is closed, and a later join starts a fresh one.
+  /// Parameters as in
   /// ``perSession(_:clientAction:embed:view:access:store:)``.
   public static func shared<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
     _ pattern: String,
@@ -94,7 +98,6 @@ public struct Route: Sendable {
         return await StoreHost(
           topic: request.topic,
           store: store,
-          closesWithLastMember: sharing == .perSession,
           embed: embed,
           view: view,
           canSend: access.canSend,

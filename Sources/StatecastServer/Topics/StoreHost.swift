@@ -11,10 +11,11 @@ import StatecastJSON
 /// and queues the patch. So when `perform` returns the patch is already queued ahead of
 /// the action's reply, as PROTOCOL.md promises.
 ///
-/// Thread safety: everything below `lock` is guarded by it. `stateDidChange` runs on
-/// the store's executor; the other methods run on connection tasks. The lock is held
-/// while frames are queued so that a snapshot and the patches after it reach every
-/// member in revision order.
+/// Thread safety: `tracker` and `started` are touched only by `stateDidChange`, which
+/// runs on the store's executor (observers run there one at a time), so the encoding and
+/// diffing hold no lock. What members read (`current`, `rev`, `history`, `members`,
+/// `isClosed`) is guarded by `lock`, which is held while frames are queued so that a
+/// snapshot and the patches after it reach every member in revision order.
 final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>:
   TopicHost, @unchecked Sendable
 {
@@ -27,18 +28,21 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
 
   let topic: String
   private let store: Store<State, Action>
-  private let closesWithLastMember: Bool
   private let embed: @Sendable (ClientAction) -> Action
   private let view: @Sendable (State) -> View
   private let canSend: @Sendable (JoinRequest, ClientAction) -> Bool
   private let sink: any FrameSink
 
-  private let lock = NSLock()
+  // The store's executor only.
   private var tracker = JSONViewTracker()
   private var started = false
+
+  private let lock = NSLock()
+  private var current: JSON = .null
   private var rev = 0
   private var history = PatchHistory(capacity: StoreHost.historyCapacity)
   private var members: [String: Member] = [:]
+  private var isClosed = false
   private var observation: StoreObservation?
 
   /// How many patch frames a topic keeps for resumes.
@@ -47,7 +51,6 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   init(
     topic: String,
     store: Store<State, Action>,
-    closesWithLastMember: Bool,
     embed: @escaping @Sendable (ClientAction) -> Action,
     view: @escaping @Sendable (State) -> View,
     canSend: @escaping @Sendable (JoinRequest, ClientAction) -> Bool,
@@ -55,32 +58,39 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   ) async {
     self.topic = topic
     self.store = store
-    self.closesWithLastMember = closesWithLastMember
     self.embed = embed
     self.view = view
     self.canSend = canSend
     self.sink = sink
-    let observation = await store.observe { [weak self] state in self?.stateDidChange(state) }
+    // `includingCurrent` encodes the current state as revision 0 atomically with the
+    // registration, so no state change can slip in between.
+    let observation = await store.observe(includingCurrent: true) { [weak self] state in
+      self?.stateDidChange(state)
+    }
     lock.withLock { self.observation = observation }
-    // The first state seen starts the view at revision 0. If an event source changed
-    // the state since `observe` returned, the observer has started it already with the
-    // newer state, and this older one is ignored.
-    stateDidChange(await store.state)
   }
 
-  /// Runs on the store's executor after every reducer run (and once from `init`).
+  /// Runs on the store's executor after every reducer run, and once for the state the
+  /// topic starts from.
   private func stateDidChange(_ state: State) {
-    let view = view(state)
-    lock.lock()
-    defer { lock.unlock() }
+    let patch: JSONPatch
     do {
-      let patch = try tracker.update(to: view)
-      guard started else {
-        started = true
-        return
-      }
-      guard !patch.operations.isEmpty else { return }
+      patch = try tracker.update(to: view(state))
+    } catch {
+      FileHandle.standardError.write(Data("statecast: the view of topic \(topic) cannot be encoded: \(error)\n".utf8))
+      return
+    }
+    guard started else {
+      started = true
+      let first = tracker.current
+      lock.withLock { current = first }
+      return
+    }
+    guard !patch.isEmpty else { return }
+    let next = tracker.current
+    lock.withLock {
       rev += 1
+      current = next
       let frame = ServerMessage.patch(topic: topic, rev: rev, patch: patch)
       history.append(frame, rev: rev)
       for (session, member) in members {
@@ -89,15 +99,15 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
           members[session]?.needsSnapshot = true
         }
       }
-    } catch {
-      FileHandle.standardError.write(Data("statecast: the view of topic \(topic) cannot be encoded: \(error)\n".utf8))
     }
   }
 
-  func attach(_ request: JoinRequest, connection: ConnectionID) {
+  func attach(_ request: JoinRequest, connection: ConnectionID) -> Bool {
     lock.withLock {
+      guard !isClosed else { return false }
       members[request.session] = Member(request: request, connection: connection)
       sink.send(snapshotFrame(), to: connection)
+      return true
     }
   }
 
@@ -118,8 +128,11 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     return nil
   }
 
-  func detach(_ session: String) {
-    lock.withLock { members[session]?.connection = nil }
+  func detach(_ session: String, from connection: ConnectionID) {
+    lock.withLock {
+      guard members[session]?.connection == connection else { return }
+      members[session]?.connection = nil
+    }
   }
 
   func reattach(_ session: String, connection: ConnectionID, after clientRev: Int?) {
@@ -128,7 +141,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       members[session]?.connection = connection
       members[session]?.needsSnapshot = false
       guard let clientRev else { return }
-      if let missed = history.frames(after: clientRev), clientRev <= rev {
+      if clientRev <= rev, let missed = history.frames(after: clientRev) {
         for frame in missed { sink.send(frame, to: connection) }
       } else {
         sink.send(snapshotFrame(), to: connection)
@@ -145,16 +158,24 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   }
 
   func remove(_ session: String) async {
-    let isEmpty = lock.withLock {
+    let closes = lock.withLock {
       members[session] = nil
-      return members.isEmpty
+      guard members.isEmpty, !isClosed else { return false }
+      isClosed = true
+      return true
     }
-    if isEmpty && closesWithLastMember {
-      await close()
-    }
+    if closes { await closeStore() }
   }
 
   func close() async {
+    let closes = lock.withLock {
+      defer { isClosed = true }
+      return !isClosed
+    }
+    if closes { await closeStore() }
+  }
+
+  private func closeStore() async {
     let observation = lock.withLock {
       defer { self.observation = nil }
       return self.observation
@@ -165,6 +186,6 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
 
   /// A snapshot of the current view at the current revision. Call with `lock` held.
   private func snapshotFrame() -> OutboundFrame {
-    ServerMessage.snapshot(topic: topic, rev: rev, state: tracker.current)
+    ServerMessage.snapshot(topic: topic, rev: rev, state: current)
   }
 }

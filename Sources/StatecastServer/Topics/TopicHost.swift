@@ -5,26 +5,28 @@ import StatecastJSON
 /// The server talks to every topic through this protocol, whatever the store's types.
 /// A per-session topic has one member; a shared topic has many. Members are sessions
 /// (not sockets), so a member whose socket dropped keeps its place while its session
-/// waits for a reconnect.
+/// waits for a reconnect. A topic closes its store (cancelling its effects) when its
+/// last member is removed.
 protocol TopicHost: AnyObject, Sendable {
   var topic: String { get }
 
   /// Adds (or refreshes) a member and queues a snapshot of the current view to it.
-  func attach(_ request: JoinRequest, connection: ConnectionID)
+  /// Returns `false`, doing nothing, if the topic has already closed.
+  func attach(_ request: JoinRequest, connection: ConnectionID) -> Bool
   /// Decodes `action` as the route's client action and sends it to the store. When it
   /// returns `nil`, the reducer has run and any resulting patch is already queued.
   func perform(_ action: JSON, from session: String) async -> ProtocolError?
-  /// The member's socket is gone; its membership stays for a later resume.
-  func detach(_ session: String)
+  /// The member's socket `connection` is gone; its membership stays for a resume. Does
+  /// nothing if the member has meanwhile moved to another socket.
+  func detach(_ session: String, from connection: ConnectionID)
   /// The member is back on `connection`. Queues the patches after `rev` (or a snapshot
   /// when they are no longer held); with `rev` `nil`, just resumes streaming.
   func reattach(_ session: String, connection: ConnectionID, after rev: Int?)
   /// The member's socket drained after congestion: queue one fresh snapshot if patches
   /// were skipped meanwhile.
   func resync(_ session: String)
-  /// Ends the membership. Returns `true` when that was the last member of a topic that
-  /// closes with it (its store is then closed and its effects cancelled).
+  /// Ends the membership; the last one leaving closes the store.
   func remove(_ session: String) async
-  /// Closes the store: cancels its effects and waits for them.
+  /// Closes the store whatever its members: cancels its effects and waits for them.
   func close() async
 }

@@ -101,6 +101,10 @@ import Testing
     try await ada.leave("room/1")
     try await bob.send(action: Ticker.ClientAction.increment, to: "room/1")
     #expect(bobRoom.state?["count"] == 5)
+    // The last one leaving does: the next join starts a fresh store.
+    try await bob.leave("room/1")
+    let fresh = try await ada.join("room/1")
+    #expect(fresh.state?["count"] == 0)
     await fixture.stop()
   }
 
@@ -114,5 +118,40 @@ import Testing
     #expect(await connection.socketClosed() == 1001)
     #expect(await fixture.probe.recorded == [.started, .cancelled])
     await fixture.client.shutdown()
+  }
+
+  @Test func aSessionMayJoinOnlySoManyTopics() async throws {
+    let fixture = try ServerFixture.start { $0.maxTopicsPerSession = 2 }
+    let connection = try await fixture.connect()
+    _ = try await connection.join("room/1")
+    _ = try await connection.join("room/2")
+    do {
+      _ = try await connection.join("room/3")
+      Issue.record("a third topic was joined")
+    } catch let error as StatecastError {
+      #expect(error.code == "forbidden")
+    }
+    // Joining one already joined is not a new topic.
+    _ = try await connection.join("room/2")
+    await fixture.stop()
+  }
+
+  @Test func aStoreFactoryErrorIsForbiddenWithoutItsDetails() async throws {
+    let fixture = try ServerFixture.start()
+    let connection = try await fixture.connect()
+    do {
+      _ = try await connection.join("failing/refused")
+      Issue.record("a refused join succeeded")
+    } catch let error as StatecastError {
+      #expect(error == StatecastError(code: "forbidden", message: "no entry today"))
+    }
+    do {
+      _ = try await connection.join("failing/broken")
+      Issue.record("a failing join succeeded")
+    } catch let error as StatecastError {
+      #expect(error.code == "forbidden")
+      #expect(!error.message.contains("secret"))
+    }
+    await fixture.stop()
   }
 }

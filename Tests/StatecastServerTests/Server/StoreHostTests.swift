@@ -35,7 +35,7 @@ import Testing
   func makeHost(sink: RecordingSink) async -> (StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>, Store<Ticker.State, Ticker.Action>) {
     let store = Ticker.makeStore(probe: Probe())
     let host = await StoreHost(
-      topic: "ticker", store: store, closesWithLastMember: true, embed: Ticker.Action.client,
+      topic: "ticker", store: store, embed: Ticker.Action.client,
       view: Ticker.viewState, canSend: { _, _ in true }, sink: sink)
     return (host, store)
   }
@@ -43,7 +43,7 @@ import Testing
   @Test func eachChangeIsOnePatchWithTheNextRevision() async throws {
     let sink = RecordingSink()
     let (host, _) = await makeHost(sink: sink)
-    host.attach(request, connection: connection)
+    #expect(host.attach(request, connection: connection))
     let snapshot = try #require(sink.take(connection).first)
     #expect(snapshot["op"] == "snapshot" && snapshot["state"] == ["count": 0, "ticks": 0])
     let rev = try #require(snapshot["rev"]?.int64Value)
@@ -57,7 +57,7 @@ import Testing
   @Test func aBadActionChangesNothing() async throws {
     let sink = RecordingSink()
     let (host, store) = await makeHost(sink: sink)
-    host.attach(request, connection: connection)
+    #expect(host.attach(request, connection: connection))
     _ = sink.take(connection)
     let error = await host.perform(["add": ["amount": "lots"]], from: "s1")
     #expect(error?.code == .badAction)
@@ -70,7 +70,7 @@ import Testing
   @Test func aCongestedMemberSkipsPatchesThenGetsOneSnapshot() async throws {
     let sink = RecordingSink()
     let (host, _) = await makeHost(sink: sink)
-    host.attach(request, connection: connection)
+    #expect(host.attach(request, connection: connection))
     _ = sink.take(connection)
     sink.congested = true
     _ = await host.perform(["increment": [:]], from: "s1")  // queued, and now congested
@@ -89,21 +89,35 @@ import Testing
   @Test func aResumeReplaysMissedPatchesOrFallsBackToASnapshot() async throws {
     let sink = RecordingSink()
     let (host, _) = await makeHost(sink: sink)
-    host.attach(request, connection: connection)
+    #expect(host.attach(request, connection: connection))
     let start = try #require(sink.take(connection).first?["rev"]?.int64Value)
-    host.detach("s1")
+    host.detach("s1", from: connection)
     for _ in 0..<3 { _ = await host.perform(["increment": [:]], from: "s1") }
     #expect(sink.take(connection).isEmpty)
     let second = ConnectionID(rawValue: 2)
     host.reattach("s1", connection: second, after: Int(start) + 1)
     #expect(sink.take(second).map { $0["rev"]?.int64Value } == [start + 2, start + 3])
+    // A late detach from the socket the member has left does not cut its new one off.
+    host.detach("s1", from: connection)
+    _ = await host.perform(["increment": [:]], from: "s1")
+    #expect(sink.take(second).count == 1)
     // Older than the history holds: a snapshot.
-    host.detach("s1")
+    host.detach("s1", from: second)
     for _ in 0..<(StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>.historyCapacity + 1) {
       _ = await host.perform(["increment": [:]], from: "s1")
     }
-    host.reattach("s1", connection: second, after: Int(start) + 3)
+    host.reattach("s1", connection: second, after: Int(start) + 4)
     let frames = sink.take(second)
     #expect(frames.count == 1 && frames.first?["op"] == "snapshot")
+  }
+
+  @Test func theLastMemberLeavingClosesTheStore() async throws {
+    let sink = RecordingSink()
+    let (host, store) = await makeHost(sink: sink)
+    #expect(host.attach(request, connection: connection))
+    await host.remove("s1")
+    #expect(await store.isClosed)
+    // A closed topic takes no new members: the server then opens a fresh one.
+    #expect(!host.attach(request, connection: connection))
   }
 }

@@ -7,7 +7,8 @@ import StatecastClient
 /// A real StatecastServer on a free loopback port with the test routes:
 /// - `ticker`: a store per session (``Ticker``), its effects recorded by `probe`;
 /// - `room/:id`: one shared ``Ticker`` store per room;
-/// - `guarded/:owner`: joinable only by params `{"user": owner}`, and `add` refused above 10.
+/// - `guarded/:owner`: joinable only by params `{"user": owner}`, and `add` refused above 10;
+/// - `failing/:how`: a factory that refuses (`refused`) or fails with an internal error.
 struct ServerFixture {
   let server: StatecastServer
   let probe: Probe
@@ -41,6 +42,13 @@ struct ServerFixture {
               return true
             }),
           store: { _ in Ticker.makeStore(probe: probe) }),
+        .perSession(
+          "failing/:how", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
+          view: Ticker.viewState,
+          store: { join in
+            if join.parameters["how"] == "refused" { throw JoinRefused("no entry today") }
+            throw FactoryFailure()
+          }),
       ]
     )
     let port = try server.start()
@@ -66,4 +74,9 @@ func waitForState(
     return state
   }
   return nil
+}
+
+/// An internal error whose text must not reach a browser.
+struct FactoryFailure: Error, CustomStringConvertible {
+  var description: String { "secret database password in the error text" }
 }
