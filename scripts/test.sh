@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Statecast on a fresh Debian machine: installs what is missing,
-# then the Swift tests (core, JSON engine, examples, server over real sockets), the
+# then the Swift tests (core, JSON engine, examples, server over real sockets; once
+# more under ThreadSanitizer), the
 # browser runtime's unit tests (node --test), the JSON Patch cross-check with Python's
 # jsonpatch, the protocol tests of an independent Python client, and the real-browser
 # tests (Playwright driving Debian's Chromium). Screenshots go to artifacts/screenshots.
@@ -29,6 +30,10 @@ run() {
 
 run swift-build swift build --build-tests
 run swift-test swift test --skip-build
+# The same tests under ThreadSanitizer: the transport's service thread, connection
+# tasks and store actors share state only through locks and queues, and this proves it.
+run swift-tsan swift test --sanitize=thread --scratch-path .build-tsan
+if grep -q "WARNING: ThreadSanitizer" "$logs/swift-tsan.log"; then broken+=("swift-tsan (data race reported)"); fi
 run node node --test Tests/JS/
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)
 run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Browser Tests/JS/browser
