@@ -43,7 +43,11 @@ public final class StatecastServer: Sendable {
   }
 }
 
-extension WebSocketTransport: FrameSink {}
+extension WebSocketTransport: FrameSink {
+  func broadcast(_ frame: OutboundFrame, to connections: [ConnectionID]) -> BroadcastOutcome {
+    send(frame, to: connections)
+  }
+}
 
 extension TransportConfiguration {
   init(_ server: ServerConfiguration) {

@@ -249,5 +249,10 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 /// The sink before the transport is connected: drops everything.
 private struct DisconnectedSink: FrameSink {
   func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome { .closed }
+  func broadcast(_ frame: OutboundFrame, to connections: [ConnectionID]) -> BroadcastOutcome {
+    var outcome = BroadcastOutcome()
+    outcome.closed = connections
+    return outcome
+  }
   func close(_ connection: ConnectionID, code: UInt16, reason: String) {}
 }

@@ -93,10 +93,19 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       current = next
       let frame = ServerMessage.patch(topic: topic, rev: rev, patch: patch)
       history.append(frame, rev: rev)
-      for (session, member) in members {
-        guard let connection = member.connection, !member.needsSnapshot else { continue }
-        if sink.send(frame, to: connection) == .congested {
-          members[session]?.needsSnapshot = true
+      // Encode once, send to many: one frame, queued for every member in one go.
+      let receivers = members.compactMap { session, member -> (session: String, connection: ConnectionID)? in
+        guard let connection = member.connection, !member.needsSnapshot else { return nil }
+        return (session, connection)
+      }
+      if receivers.count == 1 {
+        if sink.send(frame, to: receivers[0].connection) == .congested {
+          members[receivers[0].session]?.needsSnapshot = true
+        }
+      } else if !receivers.isEmpty {
+        let congested = Set(sink.broadcast(frame, to: receivers.map(\.connection)).congested)
+        for receiver in receivers where congested.contains(receiver.connection) {
+          members[receiver.session]?.needsSnapshot = true
         }
       }
     }

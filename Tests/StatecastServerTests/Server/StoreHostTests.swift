@@ -22,6 +22,14 @@ import Testing
       }
     }
 
+    func broadcast(_ frame: OutboundFrame, to connections: [ConnectionID]) -> BroadcastOutcome {
+      var outcome = BroadcastOutcome()
+      for connection in connections where send(frame, to: connection) == .congested {
+        outcome.congested.append(connection)
+      }
+      return outcome
+    }
+
     func close(_ connection: ConnectionID, code: UInt16, reason: String) {}
 
     func take(_ connection: ConnectionID) -> [JSON] {
