@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of Statecast on a fresh Debian machine: installs what is missing,
 # then the Swift tests (core, JSON engine, examples, server over real sockets; once
-# more under ThreadSanitizer), the
-# browser runtime's unit tests (node --test), the JSON Patch cross-check with Python's
-# jsonpatch, the protocol tests of an independent Python client, and the real-browser
-# tests (Playwright driving Debian's Chromium). Screenshots go to artifacts/screenshots.
+# more under ThreadSanitizer), the browser runtime's unit tests (node --test), the JSON
+# Patch cross-check with Python's jsonpatch, the protocol tests of an independent
+# Python client, and the real-browser tests (Playwright driving Debian's Chromium).
+# Screenshots go to artifacts/screenshots.
 # The last line sums up every runner: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
