@@ -3,9 +3,13 @@
 ///
 /// A tree that mirrors the view only where something is cached: a node holds the
 /// `Equatable` value encoded at its position (if it was `Equatable`) and the nodes of
-/// positions below. Nodes are never changed once an encoding pass has built them; the
-/// next pass builds new nodes and shares the old ones that are still valid, so a
-/// ``JSONViewTracker`` can be copied freely.
+/// positions below. Each pass builds a new tree that reuses the old nodes still valid.
+///
+/// A pass that is the only holder of the old tree (the usual case) takes it apart as it
+/// goes: it moves each child out of its old parent, and a child it then holds alone is
+/// its own to change, so a cached array's elements are edited in place (see
+/// `CacheableArray`). A tree that is shared, because a ``JSONViewTracker`` was copied,
+/// is only read, never changed, so copies stay independent.
 final class CacheNode: @unchecked Sendable {
   /// The `Equatable` value last encoded here, or `nil` if it was not `Equatable`.
   var value: Any?

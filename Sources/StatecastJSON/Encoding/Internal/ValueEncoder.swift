@@ -50,6 +50,9 @@ final class ValueEncoder: Encoder {
 
   /// The cache of this position from the previous pass (tracking only).
   var oldCache: CacheNode?
+  /// Whether this pass owns `oldCache` alone and may take it apart: move its children
+  /// into the new tree and edit cached arrays in place (see `CacheNode`).
+  var ownsOldCache = false
   /// The cache being built for positions below this one (tracking only).
   var newCache: CacheNode?
 
@@ -151,16 +154,19 @@ final class ValueEncoder: Encoder {
   // MARK: - Values
 
   /// Encodes a top-level value: the entry point of both encoders.
+  /// `ownsCache` says that nothing else refers to `cache`, which the pass may then take
+  /// apart (it is unusable afterwards, even if encoding throws).
   static func encodeTopLevel<T: Encodable>(
-    _ value: T, context: EncodingContext, cache: CacheNode?
+    _ value: T, context: EncodingContext, cache: CacheNode?, ownsCache: Bool = false
   ) throws -> (json: JSON, cache: CacheNode?) {
     if let json = try scalar(value, at: []) { return (json, nil) }
     let encoder = ValueEncoder(context: context, parent: nil, position: .root)
     if context.isTracking, let array = value as? any CacheableArray {
-      let node = try array.encodeCached(in: encoder, old: cache)
+      let node = try array.encodeCached(in: encoder, old: cache, ownsOld: ownsCache && cache != nil)
       return (node.json, node)
     }
     encoder.oldCache = cache
+    encoder.ownsOldCache = ownsCache
     try value.encode(to: encoder)
     guard encoder.kind != .empty else {
       throw EncodingError.invalidValue(
@@ -178,16 +184,17 @@ final class ValueEncoder: Encoder {
     guard context.isTracking else { return try encodeStructured(value, at: position) }
 
     let cachePosition = position.cachePosition
-    let old = oldCache?.children[cachePosition]
+    let (old, ownsOld) = takeOldChild(at: cachePosition)
     let child = ValueEncoder(context: context, parent: self, position: position)
     let node: CacheNode
     if let array = value as? any CacheableArray {
-      node = try array.encodeCached(in: child, old: old)
+      node = try array.encodeCached(in: child, old: old, ownsOld: ownsOld)
     } else if let equatable = value as? any Equatable {
       if let old, let oldValue = old.value, isEqual(equatable, oldValue) {
         node = old
       } else {
         child.oldCache = old
+        child.ownsOldCache = ownsOld
         try value.encode(to: child)
         let built = child.newCache ?? CacheNode()
         built.value = value
@@ -196,6 +203,7 @@ final class ValueEncoder: Encoder {
       }
     } else {
       child.oldCache = old
+      child.ownsOldCache = ownsOld
       try value.encode(to: child)
       let json = try child.finish()
       guard let built = child.newCache else { return json }
@@ -205,6 +213,18 @@ final class ValueEncoder: Encoder {
     if newCache == nil { newCache = CacheNode() }
     newCache!.children[cachePosition] = node
     return node.json
+  }
+
+  /// The previous pass's cache of the child at `position`, and whether this pass owns it
+  /// alone. An owned cache gives its child up (so that the child's only reference is the
+  /// one returned), and the child is owned if that was the last reference to it.
+  private func takeOldChild(at position: CachePosition) -> (CacheNode?, owned: Bool) {
+    guard let oldCache else { return (nil, false) }
+    guard ownsOldCache else { return (oldCache.children[position], false) }
+    var child = oldCache.children.removeValue(forKey: position)
+    guard child != nil else { return (nil, false) }
+    let owned = isKnownUniquelyReferenced(&child!)
+    return (child, owned)
   }
 
   /// Encodes a child value at `position` with no cache.

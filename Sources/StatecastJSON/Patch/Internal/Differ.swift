@@ -81,30 +81,18 @@ struct Differ {
   // MARK: - Arrays
 
   /// The lengths of the common prefix and suffix of two arrays, whose elements are the
-  /// same storage (what the view tracker reuses) or deeply equal. Elements are reached
+  /// same storage (what the view tracker reuses) or deeply equal. Runs of reused elements
+  /// are bit-for-bit identical and are skipped with `memcmp`; the rest are reached
   /// through pointers so that comparing them retains nothing.
   private static func commonEnds(_ old: [JSON], _ new: [JSON]) -> (prefix: Int, suffix: Int) {
     old.withUnsafeBufferPointer { oldBuffer in
-      new.withUnsafeBufferPointer { newBuffer in
-        guard let oldBase = oldBuffer.baseAddress, let newBase = newBuffer.baseAddress else { return (0, 0) }
-        let a = UnsafeMutablePointer(mutating: oldBase)
-        let b = UnsafeMutablePointer(mutating: newBase)
-        let shared = min(oldBuffer.count, newBuffer.count)
-        var prefix = 0
-        while prefix < shared && same(&a[prefix], &b[prefix]) { prefix += 1 }
-        let limit = shared - prefix
-        let lastA = a + (oldBuffer.count - 1)
-        let lastB = b + (newBuffer.count - 1)
-        var suffix = 0
-        while suffix < limit && same(&(lastA - suffix).pointee, &(lastB - suffix).pointee) { suffix += 1 }
-        return (prefix, suffix)
-      }
+      new.withUnsafeBufferPointer { newBuffer in oldBuffer.commonEnds(with: newBuffer, areEqual: same) }
     }
   }
 
-  /// `a.isIdentical(to: b) || a == b`; `inout` only to borrow in place (nothing changes).
-  private static func same(_ a: inout JSON, _ b: inout JSON) -> Bool {
-    a.isIdentical(to: b) || a == b
+  /// `a.isIdentical(to: b) || a == b` in place (nothing changes).
+  private static func same(_ a: UnsafeMutablePointer<JSON>, _ b: UnsafeMutablePointer<JSON>) -> Bool {
+    a.pointee.isIdentical(to: b.pointee) || a.pointee == b.pointee
   }
 
   private mutating func diffArrays(_ old: [JSON], _ new: [JSON]) {

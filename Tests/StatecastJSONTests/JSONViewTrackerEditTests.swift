@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+@testable import StatecastJSON
+
+/// The tracker's fast paths for large arrays: rows compared by their bytes before `==`,
+/// the tracker's own copy of the rows edited in place, and what happens when a pass
+/// fails or the tracker is copied halfway.
+@Suite struct JSONViewTrackerEditTests {
+  struct Row: Codable, Equatable, Sendable {
+    var id: Int
+    var title: String
+    var done = false
+    var score = 0.0
+  }
+
+  /// Equatable, so unchanged it is reused whole; changed, its rows are tracked below it.
+  struct Section: Codable, Equatable, Sendable {
+    var name: String
+    var rows: [Row]
+  }
+
+  struct View: Encodable, Sendable {
+    var rows: [Row]
+    var sections: [String: Section]
+    var pinned: [Row]?
+    var broken = false
+
+    enum CodingKeys: String, CodingKey { case rows, sections, pinned, broken }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(rows, forKey: .rows)
+      try container.encode(sections, forKey: .sections)
+      try container.encodeIfPresent(pinned, forKey: .pinned)
+      // A failure after the rows were encoded (and their cache taken apart).
+      try container.encode(broken ? Double.nan : 0, forKey: .broken)
+    }
+  }
+
+  private func row(_ id: Int) -> Row { Row(id: id, title: "row \(id)", done: id % 2 == 0) }
+
+  @Test func patchesReplayToTheFreshEncodingOverManyRandomEdits() throws {
+    var generator = SeededGenerator(seed: 7)
+    var view = View(
+      rows: (0..<300).map(row),
+      sections: ["a": Section(name: "a", rows: (0..<40).map(row)), "b": Section(name: "b", rows: [])],
+      pinned: nil)
+    var tracker = JSONViewTracker()
+    var mirror = JSON.null
+    var copies: [(JSONViewTracker, JSON)] = []
+    var nextID = 10_000
+    for step in 0..<600 {
+      let edits = Int.random(in: 1...3, using: &generator)
+      for _ in 0..<edits {
+        let count = view.rows.count
+        switch Int.random(in: 0..<12, using: &generator) {
+        case 0, 1, 2:
+          if count > 0 { view.rows[Int.random(in: 0..<count, using: &generator)].done.toggle() }
+        case 3:
+          if count > 0 { view.rows[Int.random(in: 0..<count, using: &generator)].title += "!" }
+        case 4:
+          nextID += 1
+          view.rows.insert(row(nextID), at: Int.random(in: 0...count, using: &generator))
+        case 5:
+          if count > 0 { view.rows.remove(at: Int.random(in: 0..<count, using: &generator)) }
+        case 6:
+          // A run of changed rows, sometimes most of the array.
+          if count > 0 {
+            let start = Int.random(in: 0..<count, using: &generator)
+            let end = Int.random(in: start...count, using: &generator)
+            for index in start..<end { view.rows[index].score += 1 }
+          }
+        case 7:
+          // Changed and changed back: a new buffer with the same rows.
+          if count > 0 {
+            let index = Int.random(in: 0..<count, using: &generator)
+            let saved = view.rows[index]
+            view.rows[index].title = "temporary"
+            view.rows[index] = saved
+          }
+        case 8:
+          let key = Bool.random(using: &generator) ? "a" : "b"
+          view.sections[key]!.rows.insert(row(step), at: 0)
+        case 9:
+          if let index = view.sections["a"]!.rows.indices.randomElement(using: &generator) {
+            view.sections["a"]!.rows[index].done.toggle()
+          }
+        case 10:
+          view.pinned = view.pinned == nil ? Array(view.rows.prefix(3)) : nil
+        default:
+          view.rows.append(contentsOf: (0..<Int.random(in: 0..<20, using: &generator)).map { _ in
+            nextID += 1
+            return row(nextID)
+          })
+        }
+      }
+      // Now and then, copy the tracker: both must go on independently.
+      if step % 97 == 0 { copies.append((tracker, mirror)) }
+      // Now and then, a pass that fails after the rows were encoded.
+      if step % 53 == 0 {
+        let before = tracker.current
+        var failing = view
+        failing.broken = true
+        #expect(throws: EncodingError.self) { try tracker.update(to: failing) }
+        #expect(tracker.current == before, "step \(step)")
+      }
+      let patch = try tracker.update(to: view)
+      mirror = try patch.applied(to: mirror)
+      let fresh = try JSONValueEncoder().encode(view)
+      #expect(tracker.current == fresh, "step \(step)")
+      #expect(mirror == fresh, "step \(step)")
+    }
+    for (var copy, var copyMirror) in copies {
+      let patch = try copy.update(to: view)
+      copyMirror = try patch.applied(to: copyMirror)
+      #expect(copyMirror == (try JSONValueEncoder().encode(view)))
+    }
+  }
+
+  @Test func theTrackerDoesNotHoldTheAppsRowsAfterAnEdit() throws {
+    var tracker = JSONViewTracker()
+    var rows = (0..<100).map(row)
+    _ = try tracker.update(to: ["rows": rows])
+    rows[3].title = "three"  // copied once: the first pass kept the app's buffer
+    _ = try tracker.update(to: ["rows": rows])
+    for index in [4, 50, 99] {
+      let before = rows.withUnsafeBufferPointer { $0.baseAddress }
+      rows[index].done.toggle()  // edited in place: the tracker keeps a buffer of its own
+      #expect(rows.withUnsafeBufferPointer { $0.baseAddress } == before)
+      let patch = try tracker.update(to: ["rows": rows])
+      #expect(patch == [.replace(path: try JSONPointer("/rows/\(index)/done"), value: .bool(rows[index].done))])
+    }
+    rows.insert(row(-1), at: 0)
+    #expect(try tracker.update(to: ["rows": rows]) == [.add(path: try JSONPointer("/rows/0"), value: try JSONValueEncoder().encode(row(-1)))])
+    #expect(tracker.current == (try JSONValueEncoder().encode(["rows": rows])))
+  }
+
+  @Test func aFailedPassAfterAnInPlaceEditKeepsTheDocumentAndRecovers() throws {
+    var tracker = JSONViewTracker()
+    var view = View(rows: (0..<50).map(row), sections: [:], pinned: nil)
+    _ = try tracker.update(to: view)
+    view.rows[10].done.toggle()
+    _ = try tracker.update(to: view)
+    let before = tracker.current
+    view.rows[20].title = "twenty"
+    view.broken = true
+    #expect(throws: EncodingError.self) { try tracker.update(to: view) }
+    #expect(tracker.current == before)
+    view.broken = false
+    let patch = try tracker.update(to: view)
+    #expect(patch == [.replace(path: try JSONPointer("/rows/20/title"), value: "twenty")])
+  }
+
+  /// A row whose `==` ignores `note`: equal rows with different bytes.
+  struct Loose: Encodable, Equatable {
+    var id: Int
+    var note: String
+    static func == (a: Loose, b: Loose) -> Bool { a.id == b.id }
+  }
+
+  @Test func commonEndsUseBytesThenEquality() {
+    func ends<T: Equatable>(_ a: [T], _ b: [T]) -> (Int, Int) {
+      a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in
+          let result = a.commonEnds(with: b) { $0.pointee == $1.pointee }
+          return (result.prefix, result.suffix)
+        }
+      }
+    }
+    let base = (0..<2_000).map { Loose(id: $0, note: "n\($0)") }
+    var edited = base
+    edited[700].id = -1
+    #expect(ends(base, edited) == (700, 1_299))
+    // Different bytes, equal by `==`: still common.
+    var renoted = base
+    renoted[1_500].note = "other"
+    #expect(ends(base, renoted) == (2_000, 0))
+    // Insert and remove at either end, across several 4 kB runs.
+    #expect(ends(base, [Loose(id: -5, note: "")] + base) == (0, 2_000))
+    #expect(ends(base, base + [Loose(id: -5, note: "")]) == (2_000, 0))
+    #expect(ends(base, Array(base.dropFirst())) == (0, 1_999))
+    #expect(ends([Loose](), base) == (0, 0))
+    // Bytes identical but `==` false (NaN): identical bytes count as unchanged.
+    let nan = [Double.nan, 1, 2]
+    #expect(ends(nan, nan.map { $0 }) == (3, 0))
+    #expect(ends([1.0, 2, 3], [1.0, 9, 3]) == (1, 1))
+  }
+}
