@@ -4,13 +4,25 @@
 /// It keeps the last view's JSON and a cache of the `Equatable` values it was made of.
 /// On the next ``update(to:)``, a value equal to the one encoded at the same place last
 /// time reuses its JSON instead of being encoded again, and the diff skips reused JSON
-/// by identity instead of walking it. Arrays of `Equatable` elements are compared
-/// element by element, first by their bytes (a row the action did not touch is a
-/// bit-for-bit copy of last time's) and then with `==`, so one changed row in a
-/// 10,000-row table costs a `memcmp` of the rows, one row's encoding and a one-operation
-/// patch, not a re-encoding of the table. The tracker keeps its own copy of the rows and
-/// edits it in place, so it never holds the app's array after an update and the app's
-/// next change to it is made in place rather than copied.
+/// by identity instead of walking it.
+///
+/// Arrays of `Equatable` elements (a view's tables) get three more things, so that an
+/// action touching a few rows costs about what those rows cost, whatever the table's size:
+/// - rows are compared first by their bytes, then with `==`: a row the action did not
+///   touch is a bit-for-bit copy of last time's, so the unchanged runs are `memcmp`ed;
+/// - the tracker keeps the rows it compares with in a buffer of its own and edits the
+///   changed range in place, so it never holds the app's array after an update (the
+///   app's next change to it is made in place, not copied) and frees no old rows;
+/// - the table's JSON array is edited in place too, taken out of the previous document,
+///   and the diff is told which range was replaced (`ArrayEdit`), so no row's JSON is
+///   retained, released or walked unless it changed.
+///
+/// Measured on a 10,000-row view (six fields a row), one action: one changed field
+/// about 20 µs, one row inserted at the top about 25 µs (100,000 rows: about 0.9 and
+/// 1.1 ms, the insert being a move of the rows' storage); every row changed about
+/// 9 ms, a re-encoding of the table. The in-place paths need the tracker to hold its
+/// cache and document alone, as it does unless it was copied or a copy of ``current``
+/// is kept across the next update (then arrays are copied as before: still correct).
 ///
 /// Make view types and their rows `Equatable` to benefit; values that are not are
 /// encoded afresh each time (still correct, only slower). A type whose `==` is an
@@ -46,24 +58,38 @@ public struct JSONViewTracker: Sendable {
   public mutating func update(to view: some Encodable & Sendable) throws -> JSONPatch {
     let context = EncodingContext(userInfo: userInfo, isTracking: true)
     // Alone with its cache (no copy of this tracker shares it), the pass may take the
-    // old cache apart and edit its arrays in place; if encoding then throws, the cache is
-    // gone and the next update encodes from scratch (against the same `current`).
+    // old cache apart and edit cached arrays in place, in the cache and in the old
+    // document, which it then holds alone (see `ArrayEdit`).
     var previous = cache
     cache = nil
     var owned = false
     if previous != nil { owned = isKnownUniquelyReferenced(&previous!) }
+    if owned {
+      context.document = current
+      current = .null
+    }
     let json: JSON
     let newCache: CacheNode?
     do {
       (json, newCache) = try ValueEncoder.encodeTopLevel(view, context: context, cache: previous, ownsCache: owned)
     } catch {
-      if !owned { cache = previous }
+      // The old document is whole again; a cache taken apart is lost (the next update
+      // encodes from scratch, still diffing against `current`).
+      if owned {
+        context.undoEdits()
+        current = context.document ?? .null
+      } else {
+        cache = previous
+      }
       throw error
     }
-    let patch = JSONPatch.diff(from: current, to: json)
+    var differ = Differ(edits: context.edits)
+    differ.diff(owned ? context.document ?? .null : current, json)
+    context.document = nil
+    context.edits = []
     current = json
     cache = newCache
-    return patch
+    return JSONPatch(differ.operations)
   }
 
   /// Forgets the last view: the next ``update(to:)`` starts over from `null`.

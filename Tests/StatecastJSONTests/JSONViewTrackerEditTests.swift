@@ -20,19 +20,29 @@ import Testing
     var rows: [Row]
   }
 
+  /// Not `Equatable`: rebuilt on every pass, its rows tracked below it, at its index in
+  /// an array the diff matches by `id` (so old and new groups may be compared across
+  /// positions).
+  struct Group: Encodable, Sendable {
+    var id: Int
+    var rows: [Row]
+  }
+
   struct View: Encodable, Sendable {
     var rows: [Row]
     var sections: [String: Section]
     var pinned: [Row]?
+    var groups: [Group] = []
     var broken = false
 
-    enum CodingKeys: String, CodingKey { case rows, sections, pinned, broken }
+    enum CodingKeys: String, CodingKey { case rows, sections, pinned, groups, broken }
 
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(rows, forKey: .rows)
       try container.encode(sections, forKey: .sections)
       try container.encodeIfPresent(pinned, forKey: .pinned)
+      try container.encode(groups, forKey: .groups)
       // A failure after the rows were encoded (and their cache taken apart).
       try container.encode(broken ? Double.nan : 0, forKey: .broken)
     }
@@ -45,7 +55,10 @@ import Testing
     var view = View(
       rows: (0..<300).map(row),
       sections: ["a": Section(name: "a", rows: (0..<40).map(row)), "b": Section(name: "b", rows: [])],
-      pinned: nil)
+      pinned: nil,
+      // Groups start with the same rows, so a group moved onto another's position is
+      // edited in place there while the diff matches it with its old self elsewhere.
+      groups: (0..<6).map { group in Group(id: group, rows: (0..<30).map(row)) })
     var tracker = JSONViewTracker()
     var mirror = JSON.null
     var copies: [(JSONViewTracker, JSON)] = []
@@ -54,7 +67,7 @@ import Testing
       let edits = Int.random(in: 1...3, using: &generator)
       for _ in 0..<edits {
         let count = view.rows.count
-        switch Int.random(in: 0..<12, using: &generator) {
+        switch Int.random(in: 0..<15, using: &generator) {
         case 0, 1, 2:
           if count > 0 { view.rows[Int.random(in: 0..<count, using: &generator)].done.toggle() }
         case 3:
@@ -88,6 +101,24 @@ import Testing
           }
         case 10:
           view.pinned = view.pinned == nil ? Array(view.rows.prefix(3)) : nil
+        case 11:
+          // One row of one group; sometimes the groups also move.
+          let group = Int.random(in: 0..<view.groups.count, using: &generator)
+          if let index = view.groups[group].rows.indices.randomElement(using: &generator) {
+            view.groups[group].rows[index].title += "?"
+          }
+          if Bool.random(using: &generator) { view.groups.swapAt(group, Int.random(in: 0..<view.groups.count, using: &generator)) }
+        case 12:
+          let group = Int.random(in: 0..<view.groups.count, using: &generator)
+          nextID += 1
+          view.groups[group].rows.insert(row(nextID), at: 0)
+        case 13:
+          if view.groups.count > 2 && Bool.random(using: &generator) {
+            view.groups.remove(at: Int.random(in: 0..<view.groups.count, using: &generator))
+          } else {
+            nextID += 1
+            view.groups.insert(Group(id: nextID, rows: [row(nextID)]), at: Int.random(in: 0...view.groups.count, using: &generator))
+          }
         default:
           view.rows.append(contentsOf: (0..<Int.random(in: 0..<20, using: &generator)).map { _ in
             nextID += 1
@@ -112,6 +143,7 @@ import Testing
       #expect(mirror == fresh, "step \(step)")
     }
     for (var copy, var copyMirror) in copies {
+      #expect(copy.current == copyMirror)
       let patch = try copy.update(to: view)
       copyMirror = try patch.applied(to: copyMirror)
       #expect(copyMirror == (try JSONValueEncoder().encode(view)))
@@ -150,6 +182,101 @@ import Testing
     view.broken = false
     let patch = try tracker.update(to: view)
     #expect(patch == [.replace(path: try JSONPointer("/rows/20/title"), value: "twenty")])
+  }
+
+  @Test func aGroupMovedOntoAnEditedPositionIsDiffedAgainstItsOldSelf() throws {
+    // Three groups with equal rows. Moving A to the end and editing one of its rows:
+    // position 2 (C's before) is edited in place into A's rows, while the diff keeps B
+    // and C and so compares C's new rows with C's old rows, which the edit replaced.
+    var view = View(
+      rows: [], sections: [:], pinned: nil, groups: (1...3).map { Group(id: $0, rows: (0..<30).map(row)) })
+    var tracker = JSONViewTracker()
+    let first = try tracker.update(to: view)
+    var mirror = try first.applied(to: .null)
+    let a = view.groups.removeFirst()
+    view.groups.append(a)
+    view.groups[2].rows[5].title = "edited"
+    let patch = try tracker.update(to: view)
+    mirror = try patch.applied(to: mirror)
+    #expect(mirror == (try JSONValueEncoder().encode(view)))
+    #expect(tracker.current == mirror)
+    // A is moved (one remove, one add); B and C are unchanged.
+    #expect(patch.operations.map(\.name) == ["remove", "add"])
+  }
+
+  /// Writes its rows at "x", then overwrites "x": the document does not hold the rows'
+  /// JSON where their cache sits, so they cannot be edited in place there.
+  struct Overwriting: Encodable, Sendable {
+    var rows: [Row]
+    enum CodingKeys: String, CodingKey { case x }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(rows, forKey: .x)
+      var nested = container.nestedUnkeyedContainer(forKey: .x)
+      try nested.encode(rows.count)
+    }
+  }
+
+  @Test func rowsWhoseJSONWasOverwrittenAreNotEditedInTheDocument() throws {
+    var tracker = JSONViewTracker()
+    var view = Overwriting(rows: (0..<20).map(row))
+    _ = try tracker.update(to: view)
+    for step in 0..<5 {
+      view.rows[step].done.toggle()
+      if step == 3 { view.rows.append(row(99)) }
+      let before = tracker.current
+      let patch = try tracker.update(to: view)
+      #expect(tracker.current == (try JSONValueEncoder().encode(view)))
+      #expect(try patch.applied(to: before) == tracker.current)
+    }
+    // The pass let go of its nested encoders (and so of its cache): the tracker owns
+    // the cache and keeps no reference to the app's rows.
+    let address = view.rows.withUnsafeBufferPointer { $0.baseAddress }
+    view.rows[0].title = "in place"
+    #expect(view.rows.withUnsafeBufferPointer { $0.baseAddress } == address)
+  }
+
+  @Test func aSnapshotOfTheDocumentIsNotChangedByLaterUpdates() throws {
+    var tracker = JSONViewTracker()
+    var view = View(rows: (0..<200).map(row), sections: [:], pinned: nil)
+    _ = try tracker.update(to: view)
+    view.rows[1].done.toggle()
+    _ = try tracker.update(to: view)
+    let snapshot = tracker.current
+    let snapshotText = snapshot.serialized()
+    view.rows[2].done.toggle()
+    view.rows.insert(row(-1), at: 0)
+    let patch = try tracker.update(to: view)
+    #expect(snapshot.serialized() == snapshotText)
+    #expect(try patch.applied(to: snapshot) == tracker.current)
+    #expect(tracker.current == (try JSONValueEncoder().encode(view)))
+  }
+
+  @Test func topLevelAndWrappedArraysReplayOverManyEdits() throws {
+    var generator = SeededGenerator(seed: 11)
+    var rows = (0..<200).map(row)
+    var plain = JSONViewTracker()
+    var wrapped = JSONViewTracker()
+    var plainMirror = JSON.null
+    var wrappedMirror = JSON.null
+    for step in 0..<300 {
+      switch Int.random(in: 0..<4, using: &generator) {
+      case 0: rows.insert(row(1_000 + step), at: Int.random(in: 0...rows.count, using: &generator))
+      case 1: if !rows.isEmpty { rows.remove(at: Int.random(in: 0..<rows.count, using: &generator)) }
+      default: if !rows.isEmpty { rows[Int.random(in: 0..<rows.count, using: &generator)].score += 0.5 }
+      }
+      plainMirror = try tracker(&plain, rows, mirror: plainMirror)
+      wrappedMirror = try tracker(&wrapped, Optional(rows), mirror: wrappedMirror)
+      #expect(plainMirror == (try JSONValueEncoder().encode(rows)), "step \(step)")
+      #expect(wrappedMirror == plainMirror, "step \(step)")
+    }
+
+    func tracker(_ tracker: inout JSONViewTracker, _ value: some Encodable & Sendable, mirror: JSON) throws -> JSON {
+      let patch = try tracker.update(to: value)
+      let applied = try patch.applied(to: mirror)
+      #expect(applied == tracker.current)
+      return applied
+    }
   }
 
   /// A row whose `==` ignores `note`: equal rows with different bytes.

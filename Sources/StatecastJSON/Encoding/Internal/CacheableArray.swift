@@ -11,12 +11,16 @@ import Foundation
 /// so. One changed row in 10,000 costs a `memcmp` of the two buffers, one `==` and one
 /// row's encoding; one row inserted at the top costs the same.
 ///
-/// The elements the cache compares with are kept in a buffer of the tracker's own, not
-/// the app's array: when this pass owns the old cache node, the old buffer is edited
-/// into a copy of the new array (the changed range only) rather than replaced by it.
-/// The app's array is then referenced by nobody else once the update returns, so the
-/// app's next action edits it in place instead of copying it (a retain per row), and
-/// the tracker does not free the old buffer (a release per row).
+/// When this pass owns the old cache node and few elements changed, nothing is copied:
+/// - the elements the cache compares with are the tracker's own buffer, edited into a
+///   copy of the new array (the changed range only) rather than replaced by the app's
+///   array, which is then held by nobody else once the update returns, so the app's
+///   next action edits it in place instead of copying it (a retain per row), and the
+///   tracker frees no old buffer (a release per row);
+/// - the JSON array is taken out of the previous document and edited in place, and the
+///   edit is recorded for the diff (see `ArrayEdit`).
+/// Otherwise (a shared cache, most elements changed) the new array and a new JSON
+/// array are kept, sharing the unchanged elements' JSON.
 protocol CacheableArray {
   /// Encodes the array whose position `encoder` stands for, reusing what `old` holds;
   /// `ownsOld` says that nothing else refers to `old`, which may then be taken apart.
@@ -25,9 +29,7 @@ protocol CacheableArray {
 
 extension Array: CacheableArray where Element: Encodable & Equatable {
   func encodeCached(in encoder: ValueEncoder, old: CacheNode?, ownsOld: Bool) throws -> CacheNode {
-    guard let old, var oldArray = old.value as? [Element], case .array(let oldJSON) = old.json,
-      oldJSON.count == oldArray.count
-    else {
+    guard let old, var oldArray = old.value as? [Element], old.json.arrayValueCount == oldArray.count else {
       var elements: [JSON] = []
       elements.reserveCapacity(count)
       for index in indices {
@@ -41,26 +43,42 @@ extension Array: CacheableArray where Element: Encodable & Equatable {
     }
     if prefix == count && count == oldArray.count { return old }
 
-    var elements: [JSON] = []
-    elements.reserveCapacity(count)
-    elements.append(contentsOf: oldJSON[0..<prefix])
-    let oldMiddleEnd = oldArray.count - suffix
-    for index in prefix..<(count - suffix) {
-      // Same offset in the old array: an in-place edit keeps the other elements' JSON.
-      if index < oldMiddleEnd && Self.isUnchanged(self, oldArray, at: index) {
-        elements.append(oldJSON[index])
+    // The changed range, encoded first (this may throw); an element unchanged at the
+    // same offset keeps its JSON, so an in-place edit of a few rows encodes only those.
+    let oldMiddle = prefix..<(oldArray.count - suffix)
+    let middle = prefix..<(count - suffix)
+    var middleJSON: [JSON] = []
+    middleJSON.reserveCapacity(middle.count)
+    for index in middle {
+      if index < oldMiddle.upperBound && Self.isUnchanged(self, oldArray, at: index), let reused = old.json[index] {
+        middleJSON.append(reused)
       } else {
-        elements.append(try encoder.encodeFresh(self[index], at: .index(index)))
+        middleJSON.append(try encoder.encodeFresh(self[index], at: .index(index)))
       }
     }
-    elements.append(contentsOf: oldJSON[oldMiddleEnd...])
 
-    // Keep the old buffer, brought up to date, unless most of it changed anyway.
-    let middle = prefix..<(count - suffix)
-    guard ownsOld && middle.count * 2 <= count else { return CacheNode(value: self, json: .array(elements)) }
+    // A small change to a cache this pass owns: edit the old JSON array and the old
+    // elements in place (see `ArrayEdit` and the type's comment) rather than copy them.
+    let editsInPlace = ownsOld && middle.count * 2 <= count
+    let json: JSON
+    if editsInPlace,
+      let edited = encoder.context.editArray(
+        of: old, at: encoder.documentPath, replacing: oldMiddle, with: middleJSON)
+    {
+      json = .array(edited)
+    } else {
+      guard case .array(let oldJSON) = old.json else { preconditionFailure("checked above") }
+      var elements: [JSON] = []
+      elements.reserveCapacity(count)
+      elements.append(contentsOf: oldJSON[0..<prefix])
+      elements.append(contentsOf: middleJSON)
+      elements.append(contentsOf: oldJSON[oldMiddle.upperBound...])
+      json = .array(elements)
+    }
+    guard editsInPlace else { return CacheNode(value: self, json: json) }
     old.value = nil
-    oldArray.replaceSubrange(prefix..<oldMiddleEnd, with: self[middle])
-    return CacheNode(value: oldArray, json: .array(elements))
+    oldArray.replaceSubrange(oldMiddle, with: self[middle])
+    return CacheNode(value: oldArray, json: json)
   }
 
   /// Whether `new[index]` is the same as `old[index]`: the same bytes or `==`.

@@ -72,6 +72,22 @@ final class ValueEncoder: Encoder {
     return path.reversed()
   }
 
+  /// Where this encoder's value sits in the document being encoded (a single-value
+  /// container's value sits where the container does).
+  var documentPath: [CachePosition] {
+    var path: [CachePosition] = []
+    var encoder: ValueEncoder? = self
+    while let current = encoder {
+      switch current.position {
+      case .root, .wrapped: break
+      case .key(let key): path.append(.key(key.stringValue))
+      case .index(let index): path.append(.index(index))
+      }
+      encoder = current.parent
+    }
+    return path.reversed()
+  }
+
   var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -134,9 +150,28 @@ final class ValueEncoder: Encoder {
     return child
   }
 
+  /// Lets `value` encode itself into this encoder. If it throws, the nested encoders it
+  /// opened are let go of (see ``finish()``).
+  func encode(_ value: some Encodable) throws {
+    do {
+      try value.encode(to: self)
+    } catch {
+      discardPending()
+      throw error
+    }
+  }
+
+  private func discardPending() {
+    for (_, child) in pending { child.discardPending() }
+    pending.removeAll()
+  }
+
   /// The JSON written into this encoder; an encoder that got nothing is `{}`, as in
   /// Foundation.
   func finish() throws -> JSON {
+    // The pending encoders refer back to this one (`parent`): let go of them once they
+    // are written, or the pair would keep each other, and this encoder's cache, alive.
+    defer { pending.removeAll() }
     switch kind {
     case .empty:
       return .object(JSONObject())
@@ -167,7 +202,7 @@ final class ValueEncoder: Encoder {
     }
     encoder.oldCache = cache
     encoder.ownsOldCache = ownsCache
-    try value.encode(to: encoder)
+    try encoder.encode(value)
     guard encoder.kind != .empty else {
       throw EncodingError.invalidValue(
         value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
@@ -195,20 +230,23 @@ final class ValueEncoder: Encoder {
       } else {
         child.oldCache = old
         child.ownsOldCache = ownsOld
-        try value.encode(to: child)
+        try child.encode(value)
         let built = child.newCache ?? CacheNode()
         built.value = value
         built.json = try child.finish()
         node = built
       }
     } else {
+      // Not `Equatable`: never reused whole, so the node keeps no JSON of its own (which
+      // would be one more holder of the arrays below it; see `ArrayEdit`).
       child.oldCache = old
       child.ownsOldCache = ownsOld
-      try value.encode(to: child)
+      try child.encode(value)
       let json = try child.finish()
       guard let built = child.newCache else { return json }
-      built.json = json
-      node = built
+      if newCache == nil { newCache = CacheNode() }
+      newCache!.children[cachePosition] = built
+      return json
     }
     if newCache == nil { newCache = CacheNode() }
     newCache!.children[cachePosition] = node
@@ -237,7 +275,7 @@ final class ValueEncoder: Encoder {
 
   private func encodeStructured<T: Encodable>(_ value: T, at position: CodingPosition) throws -> JSON {
     let child = ValueEncoder(context: context, parent: self, position: position)
-    try value.encode(to: child)
+    try child.encode(value)
     return try child.finish()
   }
 }

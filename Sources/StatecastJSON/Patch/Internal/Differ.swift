@@ -1,15 +1,33 @@
 /// Walks two documents side by side and collects the operations between them (see
 /// `JSONPatch.diff(from:to:)` for the rules).
+///
+/// The view tracker's differ also gets the arrays its encoding pass edited in place:
+/// where the old document holds an edit's marker, the old array is the edited one with
+/// the edit undone, and when the new document holds the edited array itself only the
+/// replaced range is compared (see `ArrayEdit`).
 struct Differ {
   private(set) var operations: [JSONPatchOperation] = []
   /// The tokens of the location being compared.
   private var path: [String] = []
+  private let edits: [ArrayEdit]
+
+  init(edits: [ArrayEdit] = []) {
+    self.edits = edits
+  }
 
   /// Objects with more members than this are matched through a dictionary.
   private static let linearLookupLimit = 24
 
   mutating func diff(_ old: JSON, _ new: JSON) {
     if old.isIdentical(to: new) { return }
+    if !edits.isEmpty, let edit = edit(markedBy: old) {
+      if case .array(let newArray) = new, newArray.isIdentical(to: edit.array) {
+        diffRanges(edit.removed[...], edit.inserted, start: edit.prefix)
+      } else {
+        diff(.array(edit.original()), new)
+      }
+      return
+    }
     switch (old, new) {
     case (.object(let oldObject), .object(let newObject)):
       diffObjects(oldObject, newObject)
@@ -84,34 +102,73 @@ struct Differ {
   /// same storage (what the view tracker reuses) or deeply equal. Runs of reused elements
   /// are bit-for-bit identical and are skipped with `memcmp`; the rest are reached
   /// through pointers so that comparing them retains nothing.
-  private static func commonEnds(_ old: [JSON], _ new: [JSON]) -> (prefix: Int, suffix: Int) {
-    old.withUnsafeBufferPointer { oldBuffer in
-      new.withUnsafeBufferPointer { newBuffer in oldBuffer.commonEnds(with: newBuffer, areEqual: same) }
+  private func commonEnds(_ old: ArraySlice<JSON>, _ new: ArraySlice<JSON>) -> (prefix: Int, suffix: Int) {
+    let edits = edits
+    return old.withUnsafeBufferPointer { oldBuffer in
+      new.withUnsafeBufferPointer { newBuffer in
+        oldBuffer.commonEnds(with: newBuffer) { a, b in
+          a.pointee.isIdentical(to: b.pointee)
+            || (edits.isEmpty ? a.pointee == b.pointee : Self.isEqual(a.pointee, b.pointee, edits: edits))
+        }
+      }
     }
   }
 
-  /// `a.isIdentical(to: b) || a == b` in place (nothing changes).
-  private static func same(_ a: UnsafeMutablePointer<JSON>, _ b: UnsafeMutablePointer<JSON>) -> Bool {
-    a.pointee.isIdentical(to: b.pointee) || a.pointee == b.pointee
+  /// The edit whose marker `value` is, if any.
+  private func edit(markedBy value: JSON) -> ArrayEdit? {
+    guard case .array(let array) = value, array.count == 1 else { return nil }
+    return edits.first { $0.marker.isIdentical(to: array) }
+  }
+
+  /// `old == new` where `old` may hold edit markers, which stand for the arrays as they
+  /// were before the edit.
+  private static func isEqual(_ old: JSON, _ new: JSON, edits: [ArrayEdit]) -> Bool {
+    if old.isIdentical(to: new) { return true }
+    switch old {
+    case .array(let oldArray):
+      if oldArray.count == 1, let edit = edits.first(where: { $0.marker.isIdentical(to: oldArray) }) {
+        if case .array(let newArray) = new, newArray.isIdentical(to: edit.array) {
+          return edit.removed.count == edit.insertedCount
+            && zip(edit.removed, edit.inserted).allSatisfy { isEqual($0, $1, edits: edits) }
+        }
+        return isEqual(.array(edit.original()), new, edits: edits)
+      }
+      guard case .array(let newArray) = new, oldArray.count == newArray.count else { return false }
+      return zip(oldArray, newArray).allSatisfy { isEqual($0, $1, edits: edits) }
+    case .object(let oldObject):
+      guard case .object(let newObject) = new, oldObject.count == newObject.count else { return false }
+      for (key, value) in oldObject.members {
+        guard let other = newObject[key], isEqual(value, other, edits: edits) else { return false }
+      }
+      return true
+    default:
+      return old == new
+    }
   }
 
   private mutating func diffArrays(_ old: [JSON], _ new: [JSON]) {
     if old.isIdentical(to: new) { return }
-    let (prefix, suffix) = Self.commonEnds(old, new)
-    let oldMiddle = old[prefix..<(old.count - suffix)]
-    let newMiddle = new[prefix..<(new.count - suffix)]
+    diffRanges(old[...], new[...], start: 0)
+  }
+
+  /// Diffs two ranges of elements that sit at `start` in their arrays.
+  private mutating func diffRanges(_ old: ArraySlice<JSON>, _ new: ArraySlice<JSON>, start: Int) {
+    let (prefix, suffix) = commonEnds(old, new)
+    let oldMiddle = old[(old.startIndex + prefix)..<(old.endIndex - suffix)]
+    let newMiddle = new[(new.startIndex + prefix)..<(new.endIndex - suffix)]
+    let start = start + prefix
     if oldMiddle.isEmpty {
       for (offset, element) in newMiddle.enumerated() {
-        operations.append(.add(path: pointer(appending: String(prefix + offset)), value: element))
+        operations.append(.add(path: pointer(appending: String(start + offset)), value: element))
       }
     } else if newMiddle.isEmpty {
-      for position in oldMiddle.indices.reversed() {
-        operations.append(.remove(path: pointer(appending: String(position))))
+      for offset in (0..<oldMiddle.count).reversed() {
+        operations.append(.remove(path: pointer(appending: String(start + offset))))
       }
     } else if let oldIDs = Self.uniqueIDs(oldMiddle), let newIDs = Self.uniqueIDs(newMiddle) {
-      diffByID(oldMiddle, newMiddle, oldIDs: oldIDs, newIDs: newIDs, start: prefix)
+      diffByID(oldMiddle, newMiddle, oldIDs: oldIDs, newIDs: newIDs, start: start)
     } else {
-      diffByPosition(oldMiddle, newMiddle, start: prefix)
+      diffByPosition(oldMiddle, newMiddle, start: start)
     }
   }
 
