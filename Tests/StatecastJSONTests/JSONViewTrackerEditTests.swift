@@ -308,6 +308,14 @@ import Testing
     #expect(ends(base, base + [Loose(id: -5, note: "")]) == (2_000, 0))
     #expect(ends(base, Array(base.dropFirst())) == (0, 1_999))
     #expect(ends([Loose](), base) == (0, 0))
+    // Built apart (heap strings at other addresses): equal by `==` only, throughout.
+    let long = (0..<2_000).map { Loose(id: $0, note: "a note long enough for the heap \($0)") }
+    var rebuilt = (0..<2_000).map { Loose(id: $0, note: "a note long enough for the heap \($0)") }
+    #expect(ends(long, rebuilt) == (2_000, 0))
+    rebuilt[1_234].id = -1
+    #expect(ends(long, rebuilt) == (1_234, 765))
+    rebuilt.insert(Loose(id: -2, note: ""), at: 0)
+    #expect(ends(long, rebuilt) == (0, 765))
     // Bytes identical but `==` false (NaN): identical bytes count as unchanged.
     let nan = [Double.nan, 1, 2]
     #expect(ends(nan, nan.map { $0 }) == (3, 0))

@@ -11,7 +11,7 @@ extension UnsafeBufferPointer {
   /// microseconds, where calling the app's `==` through its witness costs far more. A run
   /// whose bytes differ is settled element by element, each one by its bytes or else
   /// by `areEqual`, so a mismatch in padding only costs the slow path, never a wrong
-  /// answer.
+  /// answer (and buffers that share nothing soon stop being compared by bytes).
   ///
   /// Identical bytes are a sound test of "unchanged" for the tracker because both
   /// buffers are alive while they are compared: equal bytes are the same integers, the
@@ -32,19 +32,39 @@ extension UnsafeBufferPointer {
     let size = MemoryLayout<Element>.size
     let run = Swift.max(1, 4_096 / Swift.max(1, stride))
 
-    func same(_ x: UnsafeMutablePointer<Element>, _ y: UnsafeMutablePointer<Element>) -> Bool {
-      memcmp(x, y, size) == 0 || areEqual(x, y)
+    // Bytes are compared only while they pay: a run whose elements are all equal but
+    // none byte for byte (two documents parsed apart, rows with differing padding)
+    // switches to `areEqual` alone for the rest of the scan.
+    var usesBytes = true
+    /// Scans the elements `first(i)`/`second(i)` for `i` in `start..<end` and returns
+    /// the first that differs (or `end`).
+    func scan(
+      _ start: Int, _ end: Int, _ first: (Int) -> UnsafeMutablePointer<Element>,
+      _ second: (Int) -> UnsafeMutablePointer<Element>
+    ) -> Int {
+      var index = start
+      var identical = 0
+      while index < end {
+        if usesBytes && memcmp(first(index), second(index), size) == 0 {
+          identical += 1
+        } else if !areEqual(first(index), second(index)) {
+          return index
+        }
+        index += 1
+      }
+      if identical == 0 { usesBytes = false }
+      return end
     }
 
     var prefix = 0
     while prefix < shared {
       let length = Swift.min(run, shared - prefix)
-      if memcmp(a + prefix, b + prefix, length * stride) == 0 {
+      if usesBytes && memcmp(a + prefix, b + prefix, length * stride) == 0 {
         prefix += length
         continue
       }
       let end = prefix + length
-      while prefix < end && same(a + prefix, b + prefix) { prefix += 1 }
+      prefix = scan(prefix, end, { a + $0 }, { b + $0 })
       if prefix < end { break }
     }
 
@@ -56,12 +76,12 @@ extension UnsafeBufferPointer {
     var suffix = 0
     while suffix < limit {
       let length = Swift.min(run, limit - suffix)
-      if memcmp(endA - suffix - length, endB - suffix - length, length * stride) == 0 {
+      if usesBytes && memcmp(endA - suffix - length, endB - suffix - length, length * stride) == 0 {
         suffix += length
         continue
       }
       let end = suffix + length
-      while suffix < end && same(endA - suffix - 1, endB - suffix - 1) { suffix += 1 }
+      suffix = scan(suffix, end, { endA - $0 - 1 }, { endB - $0 - 1 })
       if suffix < end { break }
     }
     return (prefix, suffix)

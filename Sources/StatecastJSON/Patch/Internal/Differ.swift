@@ -106,12 +106,15 @@ struct Differ {
     let edits = edits
     return old.withUnsafeBufferPointer { oldBuffer in
       new.withUnsafeBufferPointer { newBuffer in
-        oldBuffer.commonEnds(with: newBuffer) { a, b in
-          a.pointee.isIdentical(to: b.pointee)
-            || (edits.isEmpty ? a.pointee == b.pointee : Self.isEqual(a.pointee, b.pointee, edits: edits))
-        }
+        oldBuffer.commonEnds(with: newBuffer) { Self.same(&$0.pointee, &$1.pointee, edits: edits) }
       }
     }
+  }
+
+  /// Whether `old` and `new` are the same storage or deeply equal; `inout` only to
+  /// borrow them in place, unretained (nothing changes).
+  private static func same(_ old: inout JSON, _ new: inout JSON, edits: [ArrayEdit]) -> Bool {
+    old.isIdentical(to: new) || (edits.isEmpty ? old == new : isEqual(old, new, edits: edits))
   }
 
   /// The edit whose marker `value` is, if any.
