@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of Statecast on a fresh Debian machine: installs what is missing,
-# then the Swift tests (core, JSON engine, examples, server over real sockets; once
-# more under ThreadSanitizer), the browser runtime's unit tests (node --test), the JSON
-# Patch cross-check with Python's jsonpatch, the protocol tests of an independent
-# Python client, and the real-browser tests (Playwright driving Debian's Chromium).
-# Screenshots go to artifacts/screenshots.
+# then the Swift tests (core, JSON engine, examples, server over real sockets; the
+# server's once more under ThreadSanitizer), the browser runtime's unit tests
+# (node --test), the JSON Patch cross-check with Python's jsonpatch, the protocol tests
+# of an independent Python client, and the real-browser tests (Playwright driving
+# Debian's Chromium). Screenshots go to artifacts/screenshots.
 # The last line sums up every runner: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,9 +30,10 @@ run() {
 
 run swift-build swift build --build-tests
 run swift-test swift test --skip-build
-# The same tests under ThreadSanitizer: the transport's service thread, connection
-# tasks and store actors share state only through locks and queues, and this proves it.
-run swift-tsan swift test --sanitize=thread --scratch-path .build-tsan
+# The server's tests (transport, protocol, sessions, the Swift client, over real
+# sockets) once more under ThreadSanitizer: the service thread, connection tasks and
+# store actors share state only through locks and queues, and this proves it.
+run swift-tsan swift test --sanitize=thread --scratch-path .build-tsan --filter StatecastServerTests
 if grep -q "WARNING: ThreadSanitizer" "$logs/swift-tsan.log"; then broken+=("swift-tsan (data race reported)"); fi
 run node node --test Tests/JS/
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)

@@ -49,7 +49,7 @@ final class CountingClock: Clock, Sendable {
   /// Waits until at least `count` sleeps have started in total; records an issue (and
   /// returns) if that does not happen within `timeout` of real time.
   func waitForSleeps(
-    _ count: Int, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation
+    _ count: Int, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
   ) async {
     let id = counts.withLock { counts in
       defer { counts.nextWaiter += 1 }

@@ -7,7 +7,7 @@ import Testing
 func firstState<State: Sendable, Action: Sendable>(
   of store: Store<State, Action>,
   where predicate: @escaping @Sendable (State) -> Bool,
-  timeout: Duration = .seconds(5),
+  timeout: Duration = .seconds(30),
   sourceLocation: SourceLocation = #_sourceLocation
 ) async -> State? {
   let found = await withTaskGroup(of: State?.self) { group in
