@@ -2,6 +2,7 @@ import Foundation
 import StatecastClient
 import StatecastExamples
 import StatecastJSON
+import Statecast
 import StatecastServer
 
 /// Section "server": the whole path a browser's action takes, over real loopback
@@ -12,7 +13,8 @@ func runServerBenchmarks() async throws {
   try await runIdleSessions(counts: [1_000, 10_000])
 }
 
-/// Action → patch → reply with one client, against `/echo` on the same server.
+/// Action → patch → reply with one client, against `/echo` on the same server: on the
+/// counter, and on a 10,000-row table where each action changes one field of one row.
 private func runRoundTrips() async throws {
   var configuration = ServerConfiguration()
   configuration.port = 0
@@ -21,47 +23,29 @@ private func runRoundTrips() async throws {
   configuration.actionsPerSecond = 10_000_000
   configuration.actionBurst = 10_000_000
   let data = FileManager.default.temporaryDirectory.appendingPathComponent("statecast-bench-\(UUID().uuidString)")
-  let server = StatecastServer(configuration: configuration, routes: demoCounterRoute(data))
+  let server = StatecastServer(configuration: configuration, routes: demoCounterRoute(data) + [tableRoute()])
   let port = try server.start()
+  let url = "ws://127.0.0.1:\(port)/ws"
 
   let floor = try await measureEchoFloor(url: "ws://127.0.0.1:\(port)/echo", iterations: 20_000, warmup: 2_000)
-
-  // A raw socket, like the floor's, so that both rows measure the server, not a client.
-  let client = try WebSocketClient()
-  let socket = try await client.connect(to: "ws://127.0.0.1:\(port)/ws", subprotocols: ["statecast.v1"])
-  var events = socket.events.makeAsyncIterator()
-  func nextMessage() async throws -> JSON {
-    guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
-    return try JSON(parsing: bytes)
+  let counter = try await measureActionRoundTrips(url: url, topic: "counter", iterations: 20_000) { _ in
+    #"{"increment":{}}"#
   }
-  _ = try await nextMessage()  // hello
-  socket.send(text: #"{"op":"join","ref":0,"topic":"counter"}"#)
-  while try await nextMessage()["op"] != "reply" {}
-  let iterations = 20_000
-  let warmup = 2_000
-  var samples: [Double] = []
-  samples.reserveCapacity(iterations)
-  var patches = 0
-  for ref in 1...(iterations + warmup) {
-    let started = nowNanoseconds()
-    socket.send(text: #"{"op":"action","ref":\#(ref),"topic":"counter","action":{"increment":{}}}"#)
-    while true {
-      guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
-      // The reply is the last frame an action causes: stop the clock there.
-      if bytes.starts(with: Array(#"{"op":"reply""#.utf8)) { break }
-      patches += 1
-    }
-    if ref > warmup { samples.append(Double(nowNanoseconds() - started)) }
+  let table = try await measureActionRoundTrips(url: url, topic: "table", iterations: 5_000) { ref in
+    #"{"rename":{"index":\#(ref % BenchTable.rowCount),"title":"renamed \#(ref)"}}"#
   }
-  guard patches >= iterations + warmup else {
-    throw BenchmarkFailure("\(patches) patches for \(iterations + warmup) actions")
-  }
-  socket.close()
-  await client.shutdown()
   await server.shutdown()
   try? FileManager.default.removeItem(at: data)
 
-  let p50 = percentile(samples, 0.5)
+  func row(_ name: String, _ samples: [Double]) -> BenchRow {
+    let p50 = percentile(samples, 0.5)
+    return BenchRow(
+      name: name,
+      columns: [
+        ("p50", formatDuration(nanoseconds: p50)), ("p99", formatDuration(nanoseconds: percentile(samples, 0.99))),
+        ("× floor", String(format: "%.2f", p50 / floor.p50)),
+      ])
+  }
   printTable(
     "server: round trips over loopback (one client, one in flight)",
     [
@@ -71,13 +55,95 @@ private func runRoundTrips() async throws {
           ("p50", formatDuration(nanoseconds: floor.p50)), ("p99", formatDuration(nanoseconds: floor.p99)),
           ("× floor", "1.00"),
         ]),
-      BenchRow(
-        name: "action → patch → reply (counter)",
-        columns: [
-          ("p50", formatDuration(nanoseconds: p50)), ("p99", formatDuration(nanoseconds: percentile(samples, 0.99))),
-          ("× floor", String(format: "%.2f", p50 / floor.p50)),
-        ]),
+      row("action → patch → reply (counter)", counter),
+      row("action → patch → reply (10,000-row table, 1 field)", table),
     ])
+}
+
+/// Joins `topic` on a raw socket (like the floor's, so that both measure the server, not
+/// a client) and times each action from sending it to receiving its reply, which comes
+/// after the patch it caused. Returns the samples in nanoseconds, after a warm-up.
+private func measureActionRoundTrips(
+  url: String, topic: String, iterations: Int, action: (Int) -> String
+) async throws -> [Double] {
+  let client = try WebSocketClient()
+  let socket = try await client.connect(to: url, subprotocols: ["statecast.v1"])
+  var events = socket.events.makeAsyncIterator()
+  func nextMessage() async throws -> JSON {
+    guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
+    return try JSON(parsing: bytes)
+  }
+  _ = try await nextMessage()  // hello
+  socket.send(text: #"{"op":"join","ref":0,"topic":"\#(topic)"}"#)
+  while try await nextMessage()["op"] != "reply" {}
+  let warmup = iterations / 10
+  var samples: [Double] = []
+  samples.reserveCapacity(iterations)
+  var patches = 0
+  for ref in 1...(iterations + warmup) {
+    let started = nowNanoseconds()
+    socket.send(text: #"{"op":"action","ref":\#(ref),"topic":"\#(topic)","action":\#(action(ref))}"#)
+    while true {
+      guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
+      if bytes.starts(with: Array(#"{"op":"reply""#.utf8)) {
+        guard bytes.starts(with: Array(#"{"op":"reply","ref":\#(ref),"status":"ok""#.utf8)) else {
+          throw BenchmarkFailure("unexpected reply: \(String(decoding: bytes, as: UTF8.self))")
+        }
+        break
+      }
+      patches += 1
+    }
+    if ref > warmup { samples.append(Double(nowNanoseconds() - started)) }
+  }
+  guard patches >= iterations + warmup else {
+    throw BenchmarkFailure("\(patches) patches for \(iterations + warmup) actions on \(topic)")
+  }
+  socket.close()
+  await client.shutdown()
+  return samples
+}
+
+/// A topic whose view is a table of 10,000 rows of six fields; `rename` changes one.
+private enum BenchTable {
+  static let rowCount = 10_000
+
+  struct Row: Codable, Equatable, Sendable, Identifiable {
+    var id: Int
+    var title: String
+    var owner: String
+    var done: Bool
+    var priority: Int
+    var estimate: Double
+  }
+
+  struct State: Codable, Equatable, Sendable {
+    var rows: [Row]
+  }
+
+  enum ClientAction: Codable, Sendable {
+    case rename(index: Int, title: String)
+  }
+
+  static func makeStore() -> Store<State, ClientAction> {
+    let rows = (0..<rowCount).map {
+      Row(id: $0, title: "row \($0)", owner: "owner \($0 % 17)", done: $0 % 3 == 0, priority: $0 % 5, estimate: Double($0) / 4)
+    }
+    return Store(
+      initialState: State(rows: rows),
+      reducer: Reducer { state, action in
+        switch action {
+        case .rename(let index, let title):
+          if state.rows.indices.contains(index) { state.rows[index].title = title }
+          return .none
+        }
+      })
+  }
+}
+
+private func tableRoute() -> Route {
+  .perSession(
+    "table", clientAction: BenchTable.ClientAction.self, embed: { $0 }, view: { $0 },
+    store: { _ in BenchTable.makeStore() })
 }
 
 /// Opens `count` sessions, each joined to `counter`, against a demo server in its own

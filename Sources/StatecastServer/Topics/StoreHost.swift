@@ -11,11 +11,13 @@ import StatecastJSON
 /// and queues the patch. So when `perform` returns the patch is already queued ahead of
 /// the action's reply, as PROTOCOL.md promises.
 ///
-/// Thread safety: `tracker` and `started` are touched only by `stateDidChange`, which
-/// runs on the store's executor (observers run there one at a time), so the encoding and
-/// diffing hold no lock. What members read (`current`, `rev`, `history`, `members`,
-/// `isClosed`) is guarded by `lock`, which is held while frames are queued so that a
-/// snapshot and the patches after it reach every member in revision order.
+/// Thread safety: everything below `lock` is guarded by it. `stateDidChange` runs on the
+/// store's executor; the other methods run on connection tasks. The lock is held while
+/// the view is encoded and diffed (the tracker edits its last document in place only
+/// when no other copy of it is alive, so snapshots are serialized from the tracker's own
+/// document under the same lock rather than from a copy kept aside), and while frames
+/// are queued, so that a snapshot and the patches after it reach every member in
+/// revision order.
 final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>:
   TopicHost, @unchecked Sendable
 {
@@ -33,12 +35,9 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private let canSend: @Sendable (JoinRequest, ClientAction) -> Bool
   private let sink: any FrameSink
 
-  // The store's executor only.
+  private let lock = NSLock()
   private var tracker = JSONViewTracker()
   private var started = false
-
-  private let lock = NSLock()
-  private var current: JSON = .null
   private var rev = 0
   private var history = PatchHistory(capacity: StoreHost.historyCapacity)
   private var members: [String: Member] = [:]
@@ -73,24 +72,21 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   /// Runs on the store's executor after every reducer run, and once for the state the
   /// topic starts from.
   private func stateDidChange(_ state: State) {
-    let patch: JSONPatch
-    do {
-      patch = try tracker.update(to: view(state))
-    } catch {
-      FileHandle.standardError.write(Data("statecast: the view of topic \(topic) cannot be encoded: \(error)\n".utf8))
-      return
-    }
-    guard started else {
-      started = true
-      let first = tracker.current
-      lock.withLock { current = first }
-      return
-    }
-    guard !patch.isEmpty else { return }
-    let next = tracker.current
+    let view = view(state)
     lock.withLock {
+      let patch: JSONPatch
+      do {
+        patch = try tracker.update(to: view)
+      } catch {
+        FileHandle.standardError.write(Data("statecast: the view of topic \(topic) cannot be encoded: \(error)\n".utf8))
+        return
+      }
+      guard started else {
+        started = true
+        return
+      }
+      guard !patch.isEmpty else { return }
       rev += 1
-      current = next
       let frame = ServerMessage.patch(topic: topic, rev: rev, patch: patch)
       history.append(frame, rev: rev)
       // Encode once, send to many: one frame, queued for every member in one go.
@@ -195,6 +191,6 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
 
   /// A snapshot of the current view at the current revision. Call with `lock` held.
   private func snapshotFrame() -> OutboundFrame {
-    ServerMessage.snapshot(topic: topic, rev: rev, state: current)
+    ServerMessage.snapshot(topic: topic, rev: rev, state: tracker.current)
   }
 }
