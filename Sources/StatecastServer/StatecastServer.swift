@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let server = StatecastServer(routes: [
 ///   .perSession("counter", clientAction: Counter.ClientAction.self, embed: Counter.Action.client,
-///               view: Counter.viewState, store: { _ in Counter.makeStore(dependencies: .live()) })
+///               view: Counter.viewState, store: { _ in Counter.makeStore(dependencies: live) })
 /// ])
 /// let termination = TerminationSignal()
 /// let port = try server.start()

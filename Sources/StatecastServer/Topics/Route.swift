@@ -20,7 +20,7 @@ import StatecastJSON
 ///   clientAction: Counter.ClientAction.self,
 ///   embed: Counter.Action.client,
 ///   view: Counter.viewState,
-///   store: { _ in Counter.makeStore(dependencies: .live) }
+///   store: { _ in Counter.makeStore(dependencies: live) }
 /// )
 /// ```
 ///
