@@ -42,15 +42,25 @@ enum RequestID: Hashable, Sendable { case answer, other }
     }
   }
 
-  @Test func aLaterRequestCancelsTheOneInFlight() async {
-    let gates = [Gate(), Gate()]
+  /// The request feature in a TestStore with `count` closed gates, the requests as they
+  /// start, and the requests whose work was cancelled.
+  static func requests(gates count: Int) -> (
+    store: TestStore<Requests, RequestsAction>, gates: [Gate], starts: AsyncStream<Int>.Iterator,
+    cancelled: Recorder<Int>
+  ) {
+    let gates = (0..<count).map { _ in Gate() }
     let started = AsyncStream.makeStream(of: Int.self)
     let cancelled = Recorder<Int>()
     let store = TestStore(
       initialState: Requests(),
-      reducer: Self.reducer(gates: gates, started: started.continuation, cancelled: cancelled)
+      reducer: reducer(gates: gates, started: started.continuation, cancelled: cancelled)
     )
-    var starts = started.stream.makeAsyncIterator()
+    return (store, gates, started.stream.makeAsyncIterator(), cancelled)
+  }
+
+  @Test func aLaterRequestCancelsTheOneInFlight() async {
+    let (store, gates, firstStarts, cancelled) = Self.requests(gates: 2)
+    var starts = firstStarts
     await store.send(.requested(0, cancelInFlight: true))
     #expect(await starts.next() == 0)
     await store.send(.requested(1, cancelInFlight: true))
@@ -63,14 +73,8 @@ enum RequestID: Hashable, Sendable { case answer, other }
   }
 
   @Test func withoutCancelInFlightBothRequestsAnswer() async {
-    let gates = [Gate(), Gate()]
-    let started = AsyncStream.makeStream(of: Int.self)
-    let cancelled = Recorder<Int>()
-    let store = TestStore(
-      initialState: Requests(),
-      reducer: Self.reducer(gates: gates, started: started.continuation, cancelled: cancelled)
-    )
-    var starts = started.stream.makeAsyncIterator()
+    let (store, gates, firstStarts, cancelled) = Self.requests(gates: 2)
+    var starts = firstStarts
     await store.send(.requested(0, cancelInFlight: false))
     #expect(await starts.next() == 0)
     await store.send(.requested(1, cancelInFlight: false))
@@ -83,14 +87,8 @@ enum RequestID: Hashable, Sendable { case answer, other }
   }
 
   @Test func cancelByIdStopsTheWorkAndItsActions() async {
-    let gates = [Gate()]
-    let started = AsyncStream.makeStream(of: Int.self)
-    let cancelled = Recorder<Int>()
-    let store = TestStore(
-      initialState: Requests(),
-      reducer: Self.reducer(gates: gates, started: started.continuation, cancelled: cancelled)
-    )
-    var starts = started.stream.makeAsyncIterator()
+    let (store, gates, firstStarts, cancelled) = Self.requests(gates: 1)
+    var starts = firstStarts
     await store.send(.requested(0, cancelInFlight: false))
     #expect(await starts.next() == 0)
     await store.send(.cancelTapped)
