@@ -24,6 +24,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
   ],
   targets: [
     // Core: Store, Reducer, Effect, Middleware, EventSource, composition. Foundation only.
@@ -52,7 +54,10 @@ let package = Package(
     // The server: lws transport, wire protocol, sessions, topics, shared stores.
     .target(
       name: "StatecastServer",
-      dependencies: ["Statecast", "StatecastJSON", "CLibWebSockets"],
+      dependencies: [
+        "Statecast", "StatecastJSON", "CLibWebSockets",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
       swiftSettings: swiftSettings
     ),
     // A Swift client of the wire protocol over the libwebsockets client API.
@@ -65,7 +70,11 @@ let package = Package(
     .target(name: "StatecastExamples", dependencies: ["Statecast"], swiftSettings: swiftSettings),
     .executableTarget(
       name: "statecast-demo",
-      dependencies: ["StatecastServer", "StatecastExamples"],
+      dependencies: [
+        "StatecastServer", "StatecastExamples",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

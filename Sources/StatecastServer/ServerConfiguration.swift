@@ -36,9 +36,9 @@ public struct ServerConfiguration: Sendable {
   /// Bytes of received messages a connection may have waiting to be handled; a peer
   /// that sends faster than its messages are handled is closed with 1008 beyond it.
   public var maxPendingInboundBytes = 1 << 20
-  /// Error replies within ``misbehaviourWindow`` after which a peer is closed with 1008.
-  public var misbehaviourLimit = 100
-  public var misbehaviourWindow: Duration = .seconds(10)
+  /// Error replies within ``misbehaviorWindow`` after which a peer is closed with 1008.
+  public var misbehaviorLimit = 100
+  public var misbehaviorWindow: Duration = .seconds(10)
   /// How long each step of a shutdown may take: sockets closing (1001), then stores
   /// cancelling their effects.
   public var shutdownDeadline: Duration = .seconds(4)

@@ -1,51 +1,116 @@
 import Foundation
+public import ServiceLifecycle
 
 /// A Statecast server: static files and the `/ws` endpoint on one port, one store per
 /// browser tab and topic (or one per room for shared routes).
 ///
+/// It is a swift-service-lifecycle `Service`: ``run()`` starts it, serves until the
+/// service group shuts down gracefully (SIGTERM, SIGINT, or another service ending),
+/// then shuts down, so an app runs Statecast beside its other services in one process.
+///
 /// ```swift
-/// let server = StatecastServer(routes: [
-///   .perSession("counter", clientAction: Counter.ClientAction.self, embed: Counter.Action.client,
-///               view: Counter.viewState, store: { _ in Counter.makeStore(dependencies: live) })
-/// ])
-/// let termination = TerminationSignal()
-/// let port = try server.start()
-/// print("listening on http://127.0.0.1:\(port)")
-/// await termination.wait()
-/// await server.shutdown()
+/// let server = StatecastServer(
+///   routes: [.perSession("counter", Counter.self, dependencies: live)],
+///   onServerRunning: { port in print("listening on http://127.0.0.1:\(port)") }
+/// )
+/// let group = ServiceGroup(
+///   services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+/// try await group.run()
 /// ```
-public final class StatecastServer: Sendable {
+public final class StatecastServer: Service, Sendable {
   public let configuration: ServerConfiguration
+  private let onServerRunning: @Sendable (Int) async -> Void
+  private let topics: TopicRegistry
+  private let sessions: SessionRegistry
   private let hub: ConnectionHub
   private let transport: WebSocketTransport
 
-  public init(configuration: ServerConfiguration = ServerConfiguration(), routes: [Route]) {
+  /// - Parameters:
+  ///   - configuration: where to listen and every limit.
+  ///   - routes: the topics browsers may join.
+  ///   - onServerRunning: called by ``run()`` with the bound port once connections are
+  ///     accepted.
+  public init(
+    configuration: ServerConfiguration = ServerConfiguration(),
+    routes: [Route],
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+  ) {
     self.configuration = configuration
-    hub = ConnectionHub(configuration: configuration, routes: routes)
+    self.onServerRunning = onServerRunning
+    let relay = SinkRelay()
+    topics = TopicRegistry(
+      routes: routes.flatMap(\.topics), sink: relay, maxTopicsPerSession: configuration.maxTopicsPerSession)
+    sessions = SessionRegistry(topics: topics, gracePeriod: configuration.sessionGracePeriod)
+    hub = ConnectionHub(configuration: configuration, sink: relay, sessions: sessions, topics: topics)
     transport = WebSocketTransport(configuration: TransportConfiguration(configuration), handler: hub)
-    hub.connect(to: transport)
+    relay.connect(to: transport)
   }
 
-  /// Starts listening; returns the bound port once connections are accepted.
+  /// Starts listening, serves until a graceful shutdown of the service group (or
+  /// cancellation), then shuts down (see ``shutdown()``).
+  public func run() async throws {
+    let port = try start()
+    await onServerRunning(port)
+    try? await gracefulShutdown()
+    await shutdown()
+  }
+
+  /// Starts listening; returns the bound port once connections are accepted. Starting a
+  /// started server returns its port.
   @discardableResult
   public func start() throws -> Int {
     try transport.start()
   }
 
-  /// Graceful stop: no new connections, every socket closed with 1001 ("going away"),
-  /// then every store closed (effects cancelled and awaited). Each of the two steps may
-  /// take up to ``ServerConfiguration/shutdownDeadline`` (4 s by default, so that the
-  /// whole fits in the 10 s a container is given to stop).
+  /// Graceful stop: no new connections or joins, every socket closed with 1001 ("going
+  /// away"), then every store closed (effects cancelled and awaited). Each of the two
+  /// steps may take up to ``ServerConfiguration/shutdownDeadline`` (4 s by default, so
+  /// that the whole fits in the 10 s a container is given to stop).
   public func shutdown() async {
-    hub.beginShutdown()
+    topics.beginShutdown()
     await transport.shutdown(gracePeriod: configuration.shutdownDeadline)
-    await hub.shutdown()
+    hub.finishAll()
+    sessions.removeAll()
+    let topics = self.topics
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await topics.closeAll() }
+      group.addTask { try? await Task.sleep(for: self.configuration.shutdownDeadline) }
+      await group.next()
+      group.cancelAll()
+    }
   }
+
+  /// How many shared topics (rooms) the server holds now.
+  var roomCount: Int { topics.roomCount }
+  /// How many sessions the server holds now, live or waiting for a resume.
+  var sessionCount: Int { sessions.count }
 }
 
-extension WebSocketTransport: FrameSink {
+/// The frame sink the registries are made with, before the transport that it relays
+/// to exists (the transport needs the hub, which needs the registries).
+final class SinkRelay: FrameSink, @unchecked Sendable {
+  /// Set once, before the transport starts; read-only afterwards.
+  private var transport: WebSocketTransport?
+
+  func connect(to transport: WebSocketTransport) {
+    self.transport = transport
+  }
+
+  func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome {
+    transport?.send(frame, to: connection) ?? .closed
+  }
+
   func broadcast(_ frame: OutboundFrame, to connections: [ConnectionID]) -> BroadcastOutcome {
-    send(frame, to: connections)
+    guard let transport else {
+      var outcome = BroadcastOutcome()
+      outcome.closed = connections
+      return outcome
+    }
+    return transport.send(frame, to: connections)
+  }
+
+  func close(_ connection: ConnectionID, code: UInt16, reason: String) {
+    transport?.close(connection, code: code, reason: reason)
   }
 }
 

@@ -17,50 +17,14 @@ func demoRoutes(dataDirectory: URL) -> [Route] {
   let counter = Counter.Dependencies.live(dataDirectory: dataDirectory)
   let fastingTimer = FastingTimer.Dependencies.live()
   return [
-    .perSession(
-      "counter",
-      clientAction: Counter.ClientAction.self,
-      embed: Counter.Action.client,
-      view: Counter.viewState,
-      store: { _ in Counter.makeStore(dependencies: counter) }
-    ),
-    // The same feature as a shared store: every tab that joins `counter/team` sees and
-    // changes one counter, live.
-    .shared(
-      "counter/:room",
-      clientAction: Counter.ClientAction.self,
-      embed: Counter.Action.client,
-      view: Counter.viewState,
-      store: { _ in Counter.makeStore(dependencies: counter) }
-    ),
-    .perSession(
-      "fasting-timer",
-      clientAction: FastingTimer.ClientAction.self,
-      embed: FastingTimer.Action.client,
-      view: FastingTimer.viewState,
-      store: { _ in FastingTimer.makeStore(dependencies: fastingTimer) }
-    ),
-    .perSession(
-      "recruitment",
-      clientAction: RecruitmentProcesses.ClientAction.self,
-      embed: RecruitmentProcesses.Action.client,
-      view: RecruitmentProcesses.viewState,
-      // A service per store: each tab sees the first load fail, then succeed on retry.
-      store: { _ in RecruitmentProcesses.makeStore(dependencies: .live()) }
-    ),
-    .perSession(
-      "annotation-filters",
-      clientAction: AnnotationFilters.ClientAction.self,
-      embed: AnnotationFilters.Action.client,
-      view: AnnotationFilters.viewState,
-      store: { _ in AnnotationFilters.makeStore(dependencies: .live()) }
-    ),
-    .perSession(
-      "music",
-      clientAction: Music.ClientAction.self,
-      embed: Music.Action.client,
-      view: Music.viewState,
-      store: { _ in Music.makeStore(dependencies: .live()) }
-    ),
+    .perSession("counter", Counter.self, dependencies: counter),
+    // Every tab that joins `counter/team` sees and changes one counter, live.
+    .shared("counter/:room", Counter.self, dependencies: counter),
+    .perSession("fasting-timer", FastingTimer.self, dependencies: fastingTimer),
+    // `.live()` is evaluated per store: each tab's service fails its first load, then
+    // succeeds on retry.
+    .perSession("recruitment", RecruitmentProcesses.self, dependencies: .live()),
+    .perSession("annotation-filters", AnnotationFilters.self, dependencies: .live()),
+    .perSession("music", Music.self, dependencies: .live()),
   ]
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import ServiceLifecycle
 import StatecastServer
 
 // statecast-demo: serves Public/ and the example features as topics. See DemoOptions
@@ -10,9 +12,6 @@ func say(_ line: String) {
   FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-// Before "listening on", so that a stop signal from then on always shuts down gracefully.
-let termination = TerminationSignal()
-
 let options: DemoOptions
 do {
   options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -22,19 +21,23 @@ do {
   exit(error.message == nil ? 0 : 2)
 }
 
-let server = StatecastServer(configuration: options.server, routes: demoRoutes(dataDirectory: options.dataDirectory))
-let port: Int
+let scheme = options.server.tls == nil ? "http" : "https"
+let server = StatecastServer(
+  configuration: options.server,
+  routes: demoRoutes(dataDirectory: options.dataDirectory),
+  onServerRunning: { port in say("listening on \(scheme)://\(options.server.host):\(port)") }
+)
+// SIGTERM (a container stopping) and SIGINT (Ctrl-C) shut the server down gracefully.
+let services = ServiceGroup(
+  services: [server],
+  gracefulShutdownSignals: [.sigterm, .sigint],
+  logger: Logger(label: "statecast-demo")
+)
 do {
-  port = try server.start()
+  try await services.run()
 } catch {
   FileHandle.standardError.write(Data("statecast-demo: cannot start: \(error)\n".utf8))
   exit(1)
 }
-let scheme = options.server.tls == nil ? "http" : "https"
-say("listening on \(scheme)://\(options.server.host):\(port)")
-
-await termination.wait()
-say("shutting down")
-await server.shutdown()
 say("stopped")
 exit(0)

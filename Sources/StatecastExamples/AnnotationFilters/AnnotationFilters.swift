@@ -24,7 +24,7 @@ import Statecast
 /// `{"leaveGroup":{}}`, `{"reset":{}}`.
 ///
 /// With no kind selected every annotation shows; selecting kinds shows only those.
-public enum AnnotationFilters {
+public enum AnnotationFilters: Feature {
   /// The whole state of the filter screen.
   public struct State: Equatable, Sendable {
     /// The groups of annotation kinds, in display order.
@@ -117,4 +117,9 @@ public struct Annotation: Equatable, Sendable, Identifiable {
     self.title = title
     self.kind = kind
   }
+}
+
+extension AnnotationFilters {
+  /// Browser actions enter the store as `.client`, beside the actions only the server sends.
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
 }

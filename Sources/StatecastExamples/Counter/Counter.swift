@@ -27,7 +27,7 @@ import Statecast
 /// `{"increment":{}}`, `{"decrement":{}}`, `{"askNthPrime":{}}`, `{"cancelNthPrime":{}}`,
 /// `{"addFavoritePrime":{}}` (adds the current count when it is prime),
 /// `{"removeFavoritePrime":{"prime":7}}`.
-public enum Counter {
+public enum Counter: Feature {
   /// The largest `n` the counter answers "what is the nth prime?" for (the 100,000th
   /// prime is 1,299,709), so that one request cannot occupy the server for long.
   public static let largestAskableN = 100_000
@@ -98,4 +98,9 @@ public enum Counter {
     case nthPrime
     case saveFavorites
   }
+}
+
+extension Counter {
+  /// Browser actions enter the store as `.client`, beside the actions only the server sends.
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
 }

@@ -27,7 +27,7 @@ import Statecast
 ///
 /// The live share service refuses an empty fast (finished before its first second),
 /// so a person can see a failed share by pressing start, then finish at once.
-public enum FastingTimer {
+public enum FastingTimer: Feature {
   /// The whole state of one fasting timer.
   public struct State: Equatable, Sendable {
     public var phase: Phase
@@ -111,4 +111,9 @@ public struct FastSummary: Equatable, Sendable, Encodable {
 
   /// "You fasted for 1:02:05."
   public var text: String { "You fasted for \(FastingTimer.clockText(seconds))." }
+}
+
+extension FastingTimer {
+  /// Browser actions enter the store as `.client`, beside the actions only the server sends.
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
 }

@@ -37,7 +37,7 @@ import Statecast
 /// ## Client actions
 /// `{"open":{"path":"/music/album/9"}}`: the full path and query, sent when the page
 /// loads and on every in-page navigation.
-public enum Music {
+public enum Music: Feature {
   /// The whole state of one browser's music app.
   public struct State: Equatable, Sendable {
     /// The catalogue the links point into.
@@ -81,4 +81,9 @@ public enum Music {
     /// Open the screen of a link (path plus query).
     case open(path: String)
   }
+}
+
+extension Music {
+  /// Browser actions enter the store as `.client`, beside the actions only the server sends.
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
 }

@@ -26,7 +26,7 @@ import Statecast
 ///
 /// The live service fails the first load of each store, so the page shows the error
 /// and the retry; later loads succeed.
-public enum RecruitmentProcesses {
+public enum RecruitmentProcesses: Feature {
   /// Where the list stands; exactly one of these at a time.
   public enum State: Equatable, Sendable {
     case idle
@@ -77,4 +77,9 @@ public enum RecruitmentProcesses {
       self.stage = stage
     }
   }
+}
+
+extension RecruitmentProcesses {
+  /// Browser actions enter the store as `.client`, beside the actions only the server sends.
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
 }

@@ -20,7 +20,7 @@ enum ServerMessage {
   }
 
   /// A `reply` with `status: ok` and any extra fields the request defines.
-  static func ok(ref: Int64?, _ extra: KeyValuePairs<String, JSON> = [:]) -> OutboundFrame {
+  static func ok(ref: Int64?, _ extra: [(String, JSON)] = []) -> OutboundFrame {
     frame { bytes in
       appendReplyHead(ref: ref, status: "ok", to: &bytes)
       for (key, value) in extra {

@@ -1,19 +1,18 @@
 import Foundation
 
-/// One browser tab's server-side state: its id, the topics it has joined, and the
-/// socket it is on now (none while it waits for a reconnect).
+/// One browser tab's server-side identity: its id and the socket it is on now (none
+/// while it waits for a reconnect).
 ///
 /// A session outlives its socket by a grace period so that a tab that reconnects
 /// (`hello` with this id) finds its stores, their running effects and its place in
-/// every topic as it left them.
+/// every topic as it left them. Which topics it has joined is the ``TopicRegistry``'s
+/// to know; when it expires is the ``SessionRegistry``'s.
 ///
-/// Thread safety: every property below `lock` is guarded by it. The lock is never held
-/// while calling into a topic.
+/// Thread safety: every property below `lock` is guarded by it.
 final class Session: @unchecked Sendable {
   let id: String
 
   private let lock = NSLock()
-  private var topics: [String: any TopicHost] = [:]
   private var connection: ConnectionID?
   private var expiry: Task<Void, Never>?
 
@@ -23,30 +22,6 @@ final class Session: @unchecked Sendable {
   }
 
   var currentConnection: ConnectionID? { lock.withLock { connection } }
-
-  func topic(_ name: String) -> (any TopicHost)? {
-    lock.withLock { topics[name] }
-  }
-
-  func add(_ host: any TopicHost) {
-    lock.withLock { topics[host.topic] = host }
-  }
-
-  var topicCount: Int { lock.withLock { topics.count } }
-
-  func removeTopic(_ name: String) -> (any TopicHost)? {
-    lock.withLock { topics.removeValue(forKey: name) }
-  }
-
-  /// Takes every topic out of the session (when it expires or the server stops).
-  func removeAllTopics() -> [any TopicHost] {
-    lock.withLock {
-      defer { topics = [:] }
-      return Array(topics.values)
-    }
-  }
-
-  var allTopics: [any TopicHost] { lock.withLock { Array(topics.values) } }
 
   /// Moves the session to `connection`, cancelling a pending expiry. Returns the socket
   /// it was on, if any, so that the caller can close it.
@@ -66,6 +41,14 @@ final class Session: @unchecked Sendable {
       connection = nil
       expiry = makeExpiry()
       return true
+    }
+  }
+
+  /// Cancels a pending expiry (the server is stopping and closes everything itself).
+  func cancelExpiry() {
+    lock.withLock {
+      expiry?.cancel()
+      expiry = nil
     }
   }
 

@@ -32,7 +32,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private let store: Store<State, Action>
   private let embed: @Sendable (ClientAction) -> Action
   private let view: @Sendable (State) -> View
-  private let canSend: @Sendable (JoinRequest, ClientAction) -> Bool
+  private let canSend: @Sendable (JoinRequest, ClientAction, JSON) -> Bool
   private let sink: any FrameSink
 
   private let lock = NSLock()
@@ -52,7 +52,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     store: Store<State, Action>,
     embed: @escaping @Sendable (ClientAction) -> Action,
     view: @escaping @Sendable (State) -> View,
-    canSend: @escaping @Sendable (JoinRequest, ClientAction) -> Bool,
+    canSend: @escaping @Sendable (JoinRequest, ClientAction, JSON) -> Bool,
     sink: any FrameSink
   ) async {
     self.topic = topic
@@ -116,21 +116,24 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     }
   }
 
-  func perform(_ action: JSON, from session: String) async -> ProtocolError? {
+  func perform(_ action: JSON, from session: String) async throws(ProtocolError) {
     let decoded: ClientAction
     do {
       decoded = try JSONValueDecoder().decode(ClientAction.self, from: action)
     } catch {
-      return ProtocolError(.badAction, describeDecodingFailure(error, of: ClientAction.self))
+      throw ProtocolError(.badAction, describeDecodingFailure(error, of: ClientAction.self))
     }
     guard let request = lock.withLock({ members[session]?.request }) else {
-      return ProtocolError(.notJoined, "not joined to \(topic)")
+      throw ProtocolError(.notJoined, "not joined to \(topic)")
     }
-    guard canSend(request, decoded) else {
-      return ProtocolError(.forbidden, "this action is not allowed on \(topic)")
+    guard canSend(request, decoded, action) else {
+      throw ProtocolError(.forbidden, "this action is not allowed on \(topic)")
     }
     await store.send(embed(decoded))
-    return nil
+  }
+
+  func isBehind(_ session: String) -> Bool {
+    lock.withLock { members[session]?.needsSnapshot ?? false }
   }
 
   func detach(_ session: String, from connection: ConnectionID) {
@@ -162,7 +165,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     }
   }
 
-  func remove(_ session: String) async {
+  func remove(_ session: String) async -> Bool {
     let closes = lock.withLock {
       members[session] = nil
       guard members.isEmpty, !isClosed else { return false }
@@ -170,6 +173,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       return true
     }
     if closes { await closeStore() }
+    return closes
   }
 
   func close() async {

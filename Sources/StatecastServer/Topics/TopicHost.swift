@@ -13,9 +13,13 @@ protocol TopicHost: AnyObject, Sendable {
   /// Adds (or refreshes) a member and queues a snapshot of the current view to it.
   /// Returns `false`, doing nothing, if the topic has already closed.
   func attach(_ request: JoinRequest, connection: ConnectionID) -> Bool
-  /// Decodes `action` as the route's client action and sends it to the store. When it
-  /// returns `nil`, the reducer has run and any resulting patch is already queued.
-  func perform(_ action: JSON, from session: String) async -> ProtocolError?
+  /// Decodes `action` as the route's client action, checks the route's access rules and
+  /// sends it to the store. When it returns, the reducer has run and any resulting
+  /// patch is already queued.
+  func perform(_ action: JSON, from session: String) async throws(ProtocolError)
+  /// Whether patches to the member were skipped (its socket is congested) and it waits
+  /// for a snapshot: a reply to it must wait too, or it would overtake its effect.
+  func isBehind(_ session: String) -> Bool
   /// The member's socket `connection` is gone; its membership stays for a resume. Does
   /// nothing if the member has meanwhile moved to another socket.
   func detach(_ session: String, from connection: ConnectionID)
@@ -25,8 +29,8 @@ protocol TopicHost: AnyObject, Sendable {
   /// The member's socket drained after congestion: queue one fresh snapshot if patches
   /// were skipped meanwhile.
   func resync(_ session: String)
-  /// Ends the membership; the last one leaving closes the store.
-  func remove(_ session: String) async
+  /// Ends the membership; the last one leaving closes the store. Returns whether it did.
+  func remove(_ session: String) async -> Bool
   /// Closes the store whatever its members: cancels its effects and waits for them.
   func close() async
 }

@@ -44,7 +44,7 @@ import Testing
     let store = Ticker.makeStore(probe: Probe())
     let host = await StoreHost(
       topic: "ticker", store: store, embed: Ticker.Action.client,
-      view: Ticker.viewState, canSend: { _, _ in true }, sink: sink)
+      view: Ticker.viewState, canSend: { _, _, _ in true }, sink: sink)
     return (host, store)
   }
 
@@ -55,8 +55,8 @@ import Testing
     let snapshot = try #require(sink.take(connection).first)
     #expect(snapshot["op"] == "snapshot" && snapshot["state"] == ["count": 0, "ticks": 0])
     let rev = try #require(snapshot["rev"]?.int64Value)
-    #expect(await host.perform(["increment": [:]], from: "s1") == nil)
-    #expect(await host.perform(["add": ["amount": 2]], from: "s1") == nil)
+    #expect(await host.outcome(["increment": [:]], from: "s1") == nil)
+    #expect(await host.outcome(["add": ["amount": 2]], from: "s1") == nil)
     let patches = sink.take(connection)
     #expect(patches.map { $0["rev"]?.int64Value } == [rev + 1, rev + 2])
     #expect(patches[1]["ops"] == [["op": "replace", "path": "/count", "value": 3]])
@@ -67,10 +67,10 @@ import Testing
     let (host, store) = await makeHost(sink: sink)
     #expect(host.attach(request, connection: connection))
     _ = sink.take(connection)
-    let error = await host.perform(["add": ["amount": "lots"]], from: "s1")
+    let error = await host.outcome(["add": ["amount": "lots"]], from: "s1")
     #expect(error?.code == .badAction)
     #expect(error?.message.contains("amount") == true)
-    #expect(await host.perform(["increment": [:]], from: "someone else") == ProtocolError(.notJoined, "not joined to ticker"))
+    #expect(await host.outcome(["increment": [:]], from: "someone else") == ProtocolError(.notJoined, "not joined to ticker"))
     #expect(sink.take(connection).isEmpty)
     #expect(await store.state.count == 0)
   }
@@ -81,9 +81,9 @@ import Testing
     #expect(host.attach(request, connection: connection))
     _ = sink.take(connection)
     sink.congested = true
-    _ = await host.perform(["increment": [:]], from: "s1")  // queued, and now congested
-    _ = await host.perform(["increment": [:]], from: "s1")  // skipped
-    _ = await host.perform(["increment": [:]], from: "s1")  // skipped
+    _ = await host.outcome(["increment": [:]], from: "s1")  // queued, and now congested
+    _ = await host.outcome(["increment": [:]], from: "s1")  // skipped
+    _ = await host.outcome(["increment": [:]], from: "s1")  // skipped
     #expect(sink.take(connection).count == 1)
     sink.congested = false
     host.resync("s1")
@@ -100,19 +100,19 @@ import Testing
     #expect(host.attach(request, connection: connection))
     let start = try #require(sink.take(connection).first?["rev"]?.int64Value)
     host.detach("s1", from: connection)
-    for _ in 0..<3 { _ = await host.perform(["increment": [:]], from: "s1") }
+    for _ in 0..<3 { _ = await host.outcome(["increment": [:]], from: "s1") }
     #expect(sink.take(connection).isEmpty)
     let second = ConnectionID(rawValue: 2)
     host.reattach("s1", connection: second, after: Int(start) + 1)
     #expect(sink.take(second).map { $0["rev"]?.int64Value } == [start + 2, start + 3])
     // A late detach from the socket the member has left does not cut its new one off.
     host.detach("s1", from: connection)
-    _ = await host.perform(["increment": [:]], from: "s1")
+    _ = await host.outcome(["increment": [:]], from: "s1")
     #expect(sink.take(second).count == 1)
     // Older than the history holds: a snapshot.
     host.detach("s1", from: second)
     for _ in 0..<(StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>.historyCapacity + 1) {
-      _ = await host.perform(["increment": [:]], from: "s1")
+      _ = await host.outcome(["increment": [:]], from: "s1")
     }
     host.reattach("s1", connection: second, after: Int(start) + 4)
     let frames = sink.take(second)
@@ -127,5 +127,17 @@ import Testing
     #expect(await store.isClosed)
     // A closed topic takes no new members: the server then opens a fresh one.
     #expect(!host.attach(request, connection: connection))
+  }
+}
+
+extension TopicHost {
+  /// `perform`'s error, or `nil` when the action went through.
+  func outcome(_ action: JSON, from session: String) async -> ProtocolError? {
+    do {
+      try await perform(action, from: session)
+      return nil
+    } catch {
+      return error
+    }
   }
 }

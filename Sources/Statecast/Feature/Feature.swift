@@ -1,0 +1,38 @@
+/// A feature that describes, once, everything a server needs to serve it to browsers:
+/// its state and actions, the one action type a browser may send and how it is embedded,
+/// the view a browser sees, and how a store is made from the feature's dependencies.
+///
+/// A feature module conforms its namespace, and serving it is then one line
+/// (`.perSession("counter", Counter.self, dependencies: live)` in `StatecastServer`), the
+/// way TCA's `Reducer` conformances are composed by type rather than spelled out again
+/// at every use.
+///
+/// ```swift
+/// extension Counter: Feature {
+///   public static func embed(_ action: ClientAction) -> Action { .client(action) }
+/// }
+/// ```
+///
+/// `viewState(_:)` and `makeStore(dependencies:)` are usually the feature's own
+/// functions already. Nothing here depends on a server, so feature modules stay
+/// Foundation-only and are tested with `TestStore` alone.
+public protocol Feature {
+  /// The whole state of one store.
+  associatedtype State: Sendable
+  /// Everything that can happen to the store: browser actions, effect results, ticks.
+  associatedtype Action: Sendable
+  /// The only actions a browser may send, decoded from JSON; internal actions (effect
+  /// results, timers) are not in it, so they cannot be forged.
+  associatedtype ClientAction: Decodable & Sendable
+  /// The projection of the state that browsers see; secrets in the state stay out of it.
+  associatedtype ViewState: Encodable & Sendable
+  /// What the store's effects need from the outside world (clocks, files, services).
+  associatedtype Dependencies: Sendable
+
+  /// Turns a browser's action into the store's action (usually `.client(action)`).
+  static func embed(_ action: ClientAction) -> Action
+  /// The view a browser sees of `state`.
+  static func viewState(_ state: State) -> ViewState
+  /// A new store in its initial state, running with `dependencies`.
+  static func makeStore(dependencies: Dependencies) -> Store<State, Action>
+}

@@ -1,0 +1,229 @@
+import Foundation
+import StatecastJSON
+
+/// One WebSocket: its message loop, the four client messages, and the limits that apply
+/// to the socket.
+///
+/// The transport hands each received message to ``receive(_:)`` on the service thread;
+/// the message loop, a task of its own, processes them one at a time in arrival order
+/// (PROTOCOL.md: one connection's messages are processed in the order received). Each
+/// message is parsed, counted against the allowance, and handled by
+/// ``handle(_:isFirst:)``, which asks the session registry (`hello`) or the topic
+/// registry (`join`, `action`, `leave`) and throws a ``ProtocolError`` for every way it
+/// can fail; the loop turns the outcome into the one `reply`.
+///
+/// Replies keep PROTOCOL.md's promise that a reply means its effect is in the stream,
+/// also when the socket is congested and a topic skips patches to it: a reply for a
+/// member that waits for a catch-up snapshot is held, with every reply after it, until
+/// the socket drains and the snapshot is queued (``releaseHeldReplies()``).
+///
+/// Thread safety: `currentSession`, `pendingBytes` and the held replies are guarded by
+/// `lock` (the service thread and the drain task touch them too); everything below
+/// them belongs to the message loop alone.
+final class Connection: @unchecked Sendable {
+  enum Inbound: Sendable {
+    case message([UInt8])
+    case tooLarge
+  }
+
+  let id: ConnectionID
+  private let configuration: ServerConfiguration
+  private let sink: any FrameSink
+  private let sessions: SessionRegistry
+  private let topics: TopicRegistry
+  private let inbox: AsyncStream<Inbound>.Continuation
+  private let messages: AsyncStream<Inbound>
+
+  private let lock = NSLock()
+  private var currentSession: Session
+  private var pendingBytes = 0
+  private var heldReplies: [OutboundFrame] = []
+  private var heldBytes = 0
+
+  // Owned by the message loop.
+  private var hasReceived = false
+  private var isClosing = false
+  private var limiter: RateLimiter
+  private var errorTimes: [ContinuousClock.Instant] = []
+
+  init(
+    id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
+    sessions: SessionRegistry, topics: TopicRegistry
+  ) {
+    self.id = id
+    self.currentSession = session
+    self.configuration = configuration
+    self.sink = sink
+    self.sessions = sessions
+    self.topics = topics
+    self.limiter = RateLimiter(burst: configuration.actionBurst, perSecond: configuration.actionsPerSecond)
+    (messages, inbox) = AsyncStream.makeStream(of: Inbound.self, bufferingPolicy: .unbounded)
+  }
+
+  /// The session this socket speaks for: its fresh one, or the one a `hello` resumed.
+  var session: Session {
+    lock.withLock { currentSession }
+  }
+
+  // MARK: Service thread
+
+  /// Service thread: queues a message for the loop. A peer whose unhandled messages
+  /// pile up past ``ServerConfiguration/maxPendingInboundBytes`` is closed with 1008
+  /// instead, so that memory stays bounded whatever a client sends.
+  func receive(_ item: Inbound) {
+    let size = if case .message(let bytes) = item { bytes.count } else { 0 }
+    let overflows = lock.withLock {
+      pendingBytes += size
+      return pendingBytes > configuration.maxPendingInboundBytes
+    }
+    if overflows {
+      sink.close(id, code: 1008, reason: "too many unhandled messages")
+      inbox.finish()
+    } else {
+      inbox.yield(item)
+    }
+  }
+
+  /// Service thread (socket closed) or shutdown: ends the loop after queued messages.
+  func finish() {
+    inbox.finish()
+  }
+
+  // MARK: Message loop
+
+  /// The message loop; returns when the socket has closed and every message is handled.
+  func run() async {
+    for await item in messages {
+      switch item {
+      case .message(let bytes):
+        if !isClosing { await process(bytes) }
+        lock.withLock { pendingBytes -= bytes.count }
+      case .tooLarge:
+        guard !isClosing else { continue }
+        let error = ProtocolError(.tooLarge, "the message is over \(configuration.maxMessageSize) bytes")
+        send(ServerMessage.error(ref: nil, error), topic: nil)
+        closeSocket(code: 1009, reason: "message too large")
+      }
+    }
+  }
+
+  private func process(_ bytes: [UInt8]) async {
+    // After another socket took this session over (a resume), this one is being closed
+    // with 4000: what it still had queued must not act for the session any more.
+    guard session.currentConnection == id else {
+      isClosing = true
+      return
+    }
+    let isFirst = !hasReceived
+    hasReceived = true
+    let (ref, parsed) = ClientMessage.parse(bytes, maxDepth: configuration.maxMessageDepth)
+    do throws(ProtocolError) {
+      let message = try parsed.get()
+      let extra = try await handle(message, isFirst: isFirst)
+      send(ServerMessage.ok(ref: ref, extra), topic: message.topic)
+    } catch {
+      fail(ref, error, topic: (try? parsed.get())?.topic)
+    }
+  }
+
+  /// Handles one well-formed client message; returns the reply's extra fields.
+  private func handle(_ message: ClientMessage, isFirst: Bool) async throws(ProtocolError) -> [(String, JSON)] {
+    let session = self.session
+    switch message {
+    case .hello(let previous, let revisions):
+      guard isFirst else {
+        throw ProtocolError(.badMessage, "hello is only allowed as the first message")
+      }
+      guard let (resumed, previousSocket) = sessions.resume(previous, on: id, replacing: session) else {
+        return [("session", .string(session.id)), ("resumed", .bool(false))]
+      }
+      if let previousSocket { sink.close(previousSocket, code: 4000, reason: "session resumed elsewhere") }
+      topics.reattach(resumed.id, to: id, revisions: revisions)
+      lock.withLock { currentSession = resumed }
+      return [("session", .string(resumed.id)), ("resumed", .bool(true))]
+
+    case .join(let topic, let params):
+      try spendAllowance()
+      try await topics.join(topic, params: params, session: session.id, connection: id)
+      return []
+
+    case .action(let topic, let action):
+      try spendAllowance()
+      try await topics.perform(action, on: topic, from: session.id)
+      return []
+
+    case .leave(let topic):
+      try spendAllowance()
+      try await topics.leave(topic, session: session.id)
+      return []
+    }
+  }
+
+  /// Joins, actions and leaves share one allowance, so that neither floods the server.
+  private func spendAllowance() throws(ProtocolError) {
+    guard limiter.allow() else {
+      throw ProtocolError(.rateLimited, "more than \(configuration.actionBurst) messages at once")
+    }
+  }
+
+  /// Answers an error and closes a peer that keeps misbehaving (PROTOCOL.md: by default
+  /// 100 error replies within 10 s → 1008).
+  private func fail(_ ref: Int64?, _ error: ProtocolError, topic: String?) {
+    send(ServerMessage.error(ref: ref, error), topic: topic)
+    let now = ContinuousClock.now
+    let windowStart = now - configuration.misbehaviorWindow
+    errorTimes.removeAll { $0 < windowStart }
+    errorTimes.append(now)
+    if errorTimes.count >= configuration.misbehaviorLimit {
+      closeSocket(code: 1008, reason: "too many bad messages")
+    }
+  }
+
+  private func closeSocket(code: UInt16, reason: String) {
+    isClosing = true
+    sink.close(id, code: code, reason: reason)
+  }
+
+  // MARK: Replies behind congestion
+
+  /// The most bytes of replies held for a congested socket before it is closed as too
+  /// slow: a reader that far behind is not coming back.
+  static let maxHeldReplyBytes = 1 << 20
+
+  /// Queues a reply, or holds it (and every reply after it) while the member waits for
+  /// a catch-up snapshot of `topic`, so that no reply overtakes the state it answers.
+  private func send(_ reply: OutboundFrame, topic: String?) {
+    let sessionID = session.id
+    let overflow = lock.withLock { () -> Bool in
+      let behind = topic.map { topics.isBehind(sessionID, on: $0) } ?? false
+      guard behind || !heldReplies.isEmpty else {
+        sink.send(reply, to: id)
+        return false
+      }
+      heldReplies.append(reply)
+      heldBytes += reply.count
+      return heldBytes > Self.maxHeldReplyBytes
+    }
+    if overflow { closeSocket(code: 1008, reason: "too slow") }
+  }
+
+  /// The socket drained and its topics queued their catch-up snapshots: the held
+  /// replies follow them, in order.
+  func releaseHeldReplies() {
+    lock.withLock {
+      for reply in heldReplies { sink.send(reply, to: id) }
+      heldReplies = []
+      heldBytes = 0
+    }
+  }
+}
+
+extension ClientMessage {
+  /// The topic the message is about, if any.
+  var topic: String? {
+    switch self {
+    case .hello: nil
+    case .join(let topic, _), .action(let topic, _), .leave(let topic): topic
+    }
+  }
+}

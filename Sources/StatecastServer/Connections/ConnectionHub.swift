@@ -1,0 +1,76 @@
+import Foundation
+
+/// The transport's handler: gives each socket a ``Connection`` with a fresh session, and
+/// hands it what the socket receives.
+///
+/// The transport calls the `transport…` methods on its service thread; they only
+/// update the table and hand work to tasks, never run app code or encode anything.
+///
+/// Thread safety: `connections` is guarded by `lock`, which is never held while calling
+/// out.
+final class ConnectionHub: TransportHandler, @unchecked Sendable {
+  private let configuration: ServerConfiguration
+  private let sink: any FrameSink
+  private let sessions: SessionRegistry
+  private let topics: TopicRegistry
+
+  private let lock = NSLock()
+  private var connections: [ConnectionID: Connection] = [:]
+
+  init(configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry) {
+    self.configuration = configuration
+    self.sink = sink
+    self.sessions = sessions
+    self.topics = topics
+  }
+
+  /// Service thread: a socket finished its upgrade. It gets a fresh session and `hello`.
+  func transportOpened(_ id: ConnectionID) {
+    let session = sessions.open(on: id)
+    let connection = Connection(
+      id: id, session: session, configuration: configuration, sink: sink, sessions: sessions, topics: topics)
+    lock.withLock { connections[id] = connection }
+    sink.send(ServerMessage.hello(session: session.id), to: id)
+    Task {
+      await connection.run()
+      // Its session, if still on this socket, waits the grace period for a resume.
+      self.sessions.disconnect(connection.session, from: id)
+    }
+  }
+
+  /// Service thread.
+  func transportReceived(_ id: ConnectionID, message: [UInt8]) {
+    lock.withLock { connections[id] }?.receive(.message(message))
+  }
+
+  /// Service thread.
+  func transportRejectedTooLarge(_ id: ConnectionID) {
+    lock.withLock { connections[id] }?.receive(.tooLarge)
+  }
+
+  /// Service thread: a congested socket drained. Topics that skipped patches queue a
+  /// snapshot, then the replies held behind them go out; from a task, since serializing
+  /// a snapshot is not the service thread's work.
+  func transportDrained(_ id: ConnectionID) {
+    guard let connection = lock.withLock({ connections[id] }) else { return }
+    let topics = self.topics
+    Task {
+      topics.resync(connection.session.id)
+      connection.releaseHeldReplies()
+    }
+  }
+
+  /// Service thread: the socket is gone. Its loop ends after queued messages.
+  func transportClosed(_ id: ConnectionID) {
+    lock.withLock { connections.removeValue(forKey: id) }?.finish()
+  }
+
+  /// Ends every message loop (the server is stopping; the sockets are closed).
+  func finishAll() {
+    let all = lock.withLock {
+      defer { connections = [:] }
+      return Array(connections.values)
+    }
+    for connection in all { connection.finish() }
+  }
+}

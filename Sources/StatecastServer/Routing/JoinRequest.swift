@@ -1,0 +1,13 @@
+import StatecastJSON
+
+/// What a route knows about a browser joining one of its topics.
+public struct JoinRequest: Sendable {
+  /// The topic name as the browser sent it, e.g. `todos/team-42`.
+  public let topic: String
+  /// The pattern's captured segments, e.g. `["room": "team-42"]` for `todos/:room`.
+  public let parameters: [String: String]
+  /// The join message's `params` object (an empty object when it had none).
+  public let params: JSON
+  /// The id of the joining browser tab's session.
+  public let session: String
+}

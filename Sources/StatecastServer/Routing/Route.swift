@@ -1,0 +1,122 @@
+import Statecast
+import StatecastJSON
+
+/// Declares topics: which topic names a browser may join, how the store behind one is
+/// made, what a browser may send to it, and what of its state a browser sees.
+///
+/// Two kinds share one shape, so an app can move a feature from one to the other by
+/// changing one word:
+/// - ``perSession(_:_:dependencies:access:)``: every joining browser tab gets its own
+///   store, closed (effects cancelled) when the tab leaves the topic or its session
+///   expires.
+/// - ``shared(_:_:dependencies:access:)``: one store per topic name (a room such as
+///   `board/42`), made by the first join; every member's actions go through the same
+///   reducer and every member receives the same patch bytes. It is closed when its last
+///   member has gone, and the server then keeps nothing of it.
+///
+/// A ``Feature`` describes itself once, so serving it is one line:
+///
+/// ```swift
+/// StatecastServer(routes: [
+///   .perSession("counter", Counter.self, dependencies: live),
+///   .shared("counter/:room", Counter.self, dependencies: live),
+///   .group("admin", access: Access(canJoin: { $0.params["key"] == "s3cret" }), [
+///     .perSession("audit", Audit.self, dependencies: audit),
+///   ]),
+/// ])
+/// ```
+///
+/// Only the feature's `ClientAction` can be decoded from a browser; it is embedded into
+/// the store's own action type, so actions the server keeps for itself (effect results,
+/// timer ticks) cannot be forged. Only its `ViewState`, the projection of the state, is
+/// encoded and diffed: secrets in the state never leave the server.
+public struct Route: Sendable {
+  /// The topics this route declares: one, or every topic of a group.
+  let topics: [TopicRoute]
+
+  /// A topic whose store belongs to one browser tab.
+  ///
+  /// - Parameters:
+  ///   - pattern: the topic names this route answers, e.g. `counter` or `board/:id`;
+  ///     `:name` segments are captured into ``JoinRequest/parameters``.
+  ///   - feature: the feature served (its client action, embedding, view and store).
+  ///   - dependencies: what each new store runs with, evaluated once per store (so
+  ///     `.live()` gives every store its own service).
+  ///   - access: who may join and who may send which action (`forbidden` otherwise).
+  public static func perSession<F: Feature>(
+    _ pattern: String,
+    _ feature: F.Type,
+    dependencies: @autoclosure @escaping @Sendable () -> F.Dependencies,
+    access: Access<F.ClientAction> = .everyone
+  ) -> Route {
+    perSession(
+      pattern, clientAction: F.ClientAction.self, embed: F.embed, view: F.viewState, access: access,
+      store: { _ in F.makeStore(dependencies: dependencies()) })
+  }
+
+  /// A topic whose store is shared by every browser that joins the same topic name.
+  ///
+  /// The store is made by the first join of a topic name and lives while the topic has
+  /// members: sessions that joined it and have not left or expired (a member whose
+  /// socket dropped stays one for the grace period). When the last member is gone the
+  /// store is closed, and a later join starts a fresh one. Parameters as in
+  /// ``perSession(_:_:dependencies:access:)``.
+  public static func shared<F: Feature>(
+    _ pattern: String,
+    _ feature: F.Type,
+    dependencies: @autoclosure @escaping @Sendable () -> F.Dependencies,
+    access: Access<F.ClientAction> = .everyone
+  ) -> Route {
+    shared(
+      pattern, clientAction: F.ClientAction.self, embed: F.embed, view: F.viewState, access: access,
+      store: { _ in F.makeStore(dependencies: dependencies()) })
+  }
+
+  /// A per-session topic spelled out piece by piece, for a store that is made from the
+  /// join itself (its parameters or `params`), or a feature with no ``Feature``
+  /// conformance.
+  ///
+  /// - Parameters:
+  ///   - clientAction: the only action type a browser may send, decoded from the
+  ///     message's `action` JSON with `Codable`.
+  ///   - embed: turns a client action into the store's action.
+  ///   - view: the projection of the state that browsers see.
+  ///   - store: makes the store for a join; throwing ``JoinRefused`` refuses the join
+  ///     with its reason.
+  public static func perSession<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
+    _ pattern: String,
+    clientAction: ClientAction.Type = ClientAction.self,
+    embed: @escaping @Sendable (ClientAction) -> Action,
+    view: @escaping @Sendable (State) -> View,
+    access: Access<ClientAction> = .everyone,
+    store: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
+  ) -> Route {
+    Route(topics: [TopicRoute(pattern, .perSession, embed: embed, view: view, access: access, store: store)])
+  }
+
+  /// A shared topic spelled out piece by piece; see
+  /// ``perSession(_:clientAction:embed:view:access:store:)``.
+  public static func shared<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
+    _ pattern: String,
+    clientAction: ClientAction.Type = ClientAction.self,
+    embed: @escaping @Sendable (ClientAction) -> Action,
+    view: @escaping @Sendable (State) -> View,
+    access: Access<ClientAction> = .everyone,
+    store: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
+  ) -> Route {
+    Route(topics: [TopicRoute(pattern, .shared, embed: embed, view: view, access: access, store: store)])
+  }
+
+  /// Routes that share an access rule and, optionally, a topic prefix.
+  ///
+  /// The group's rule is checked before each route's own: a join must pass both, and
+  /// an action must pass the group's `canSend` (which sees the action's JSON, since the
+  /// routes' action types differ) and then the route's.
+  ///
+  /// - Parameters:
+  ///   - prefix: prepended with a `/` to every pattern of the group (`""` for none).
+  ///   - access: the rule every route of the group obeys.
+  public static func group(_ prefix: String = "", access: Access<JSON>, _ routes: [Route]) -> Route {
+    Route(topics: routes.flatMap(\.topics).map { $0.inGroup(prefix: prefix, access: access) })
+  }
+}

@@ -1,0 +1,63 @@
+import Statecast
+import StatecastJSON
+
+/// One topic pattern of a ``Route``, with its store types erased: what the topic
+/// registry matches a `join` against and asks to make a topic host.
+struct TopicRoute: Sendable {
+  enum Sharing: Sendable {
+    case perSession
+    case shared
+  }
+
+  let pattern: TopicPattern
+  let sharing: Sharing
+  let canJoin: @Sendable (JoinRequest) -> Bool
+  /// A group's rule on actions, checked on the action's JSON before it is decoded.
+  let screen: @Sendable (JoinRequest, JSON) -> Bool
+  private let makeHost: @Sendable (JoinRequest, any FrameSink, _ screen: @escaping @Sendable (JoinRequest, JSON) -> Bool) async throws -> any TopicHost
+
+  init<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
+    _ pattern: String,
+    _ sharing: Sharing,
+    embed: @escaping @Sendable (ClientAction) -> Action,
+    view: @escaping @Sendable (State) -> View,
+    access: Access<ClientAction>,
+    store makeStore: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
+  ) {
+    self.pattern = TopicPattern(pattern)
+    self.sharing = sharing
+    self.canJoin = access.canJoin
+    self.screen = { _, _ in true }
+    let canSend = access.canSend
+    self.makeHost = { request, sink, screen in
+      let store = try await makeStore(request)
+      return await StoreHost(
+        topic: request.topic, store: store, embed: embed, view: view,
+        canSend: { request, action, json in screen(request, json) && canSend(request, action) },
+        sink: sink)
+    }
+  }
+
+  private init(copying route: TopicRoute, pattern: TopicPattern, canJoin: @escaping @Sendable (JoinRequest) -> Bool, screen: @escaping @Sendable (JoinRequest, JSON) -> Bool) {
+    self.pattern = pattern
+    self.sharing = route.sharing
+    self.canJoin = canJoin
+    self.screen = screen
+    self.makeHost = route.makeHost
+  }
+
+  /// Makes the host of a topic this route matched, its store made for `request`.
+  func makeHost(_ request: JoinRequest, sink: any FrameSink) async throws -> any TopicHost {
+    try await makeHost(request, sink, screen)
+  }
+
+  /// This route inside a group: the group's prefix and rules come first.
+  func inGroup(prefix: String, access: Access<JSON>) -> TopicRoute {
+    let (ownJoin, ownScreen) = (canJoin, screen)
+    return TopicRoute(
+      copying: self,
+      pattern: prefix.isEmpty ? pattern : TopicPattern(prefix + "/" + pattern.description),
+      canJoin: { access.canJoin($0) && ownJoin($0) },
+      screen: { access.canSend($0, $1) && ownScreen($0, $1) })
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Every live session by id: opened with a socket, moved by a resume, expired when its
+/// socket has been gone for the grace period.
+///
+/// When a session expires, the registry tells the ``TopicRegistry`` to end its
+/// memberships (which closes its per-session stores); it never decides membership
+/// itself.
+///
+/// Thread safety: `sessions` is guarded by `lock`. Lock order: this lock may be held
+/// while a session's lock is taken (so that a resume and an expiry never both win),
+/// never the other way round; it is never held across an `await` or a call into the
+/// topic registry.
+final class SessionRegistry: @unchecked Sendable {
+  private let topics: TopicRegistry
+  private let gracePeriod: Duration
+
+  private let lock = NSLock()
+  private var sessions: [String: Session] = [:]
+
+  init(topics: TopicRegistry, gracePeriod: Duration) {
+    self.topics = topics
+    self.gracePeriod = gracePeriod
+  }
+
+  /// Service thread: a fresh session for a socket that just opened.
+  func open(on connection: ConnectionID) -> Session {
+    let session = Session(connection: connection)
+    lock.withLock { sessions[session.id] = session }
+    return session
+  }
+
+  /// `hello` with an earlier session id: moves that session onto `connection` and drops
+  /// the socket's `fresh` one. Returns the session now in force and the socket it was
+  /// on before (to be closed with 4000), or `nil` when the id is unknown or expired.
+  func resume(_ id: String, on connection: ConnectionID, replacing fresh: Session) -> (
+    session: Session, previous: ConnectionID?
+  )? {
+    if id == fresh.id { return (fresh, nil) }
+    return lock.withLock {
+      guard let old = sessions[id] else { return nil }
+      sessions[fresh.id] = nil
+      return (old, old.moveTo(connection))
+    }
+  }
+
+  /// The socket `connection` is gone: if `session` is still on it, its memberships wait
+  /// for a resume, and the session expires after the grace period.
+  func disconnect(_ session: Session, from connection: ConnectionID) {
+    let grace = gracePeriod
+    let disconnected = session.disconnect(from: connection) {
+      Task {
+        try? await Task.sleep(for: grace)
+        guard !Task.isCancelled else { return }
+        await self.expire(session)
+      }
+    }
+    if disconnected { topics.detach(session.id, from: connection) }
+  }
+
+  private func expire(_ session: Session) async {
+    // Checked and removed under the lock, like a resume's look-up and move, so that
+    // exactly one of the two wins.
+    let expired = lock.withLock { () -> Bool in
+      guard sessions[session.id] === session, session.isDisconnected else { return false }
+      sessions[session.id] = nil
+      return true
+    }
+    if expired { await topics.removeSession(session.id) }
+  }
+
+  /// Forgets every session and cancels their expiries: the server is stopping and the
+  /// topic registry closes every store itself.
+  func removeAll() {
+    let all = lock.withLock {
+      defer { sessions = [:] }
+      return Array(sessions.values)
+    }
+    for session in all { session.cancelExpiry() }
+  }
+
+  /// How many sessions are held, live or waiting for a resume.
+  var count: Int { lock.withLock { sessions.count } }
+}
