@@ -196,9 +196,22 @@ def test_rate_limit(start_server):
     server = start_server("--action-burst", "5", "--actions-per-second", "0.01")
     client = Client(server.ws_url)
     client.join("counter")
-    codes = [client.action("counter", increment())[0].get("error", {}).get("code") for _ in range(7)]
-    assert codes == [None] * 5 + ["rate_limited"] * 2
-    assert client.states["counter"]["count"] == 5
+    # The join spent one of the five.
+    codes = [client.action("counter", increment())[0].get("error", {}).get("code") for _ in range(6)]
+    assert codes == [None] * 4 + ["rate_limited"] * 2
+    assert client.states["counter"]["count"] == 4
+
+
+def test_joins_and_leaves_count_against_the_allowance(start_server):
+    server = start_server("--action-burst", "6", "--actions-per-second", "0.01")
+    client = Client(server.ws_url)
+    codes = []
+    for room in range(4):
+        reply, _ = client.request({"op": "join", "topic": f"counter/r{room}"})
+        codes.append(reply.get("error", {}).get("code"))
+        reply, _ = client.request({"op": "leave", "topic": f"counter/r{room}"})
+        codes.append(reply.get("error", {}).get("code"))
+    assert codes == [None] * 6 + ["rate_limited"] * 2
 
 
 def test_message_size_limit_is_exact(server):

@@ -188,7 +188,7 @@ final class Connection: @unchecked Sendable {
 
   /// The most bytes of replies held for a congested socket before it is closed as too
   /// slow: a reader that far behind is not coming back.
-  static let maxHeldReplyBytes = 1 << 20
+  static let maxHeldReplyBytes = 4 << 20
 
   /// Queues a reply, or holds it (and every reply after it) while the member waits for
   /// a catch-up snapshot of `topic`, so that no reply overtakes the state it answers.

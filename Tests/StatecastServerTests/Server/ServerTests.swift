@@ -6,7 +6,7 @@ import Testing
 @testable import StatecastServer
 
 /// The server end to end over real loopback sockets, driven by the Swift client.
-@Suite struct ServerTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerTests {
   @Test func actionsChangeTheViewAndTheStateBehindItStaysOnTheServer() async throws {
     let fixture = try ServerFixture.start()
     let connection = try await fixture.connect()
@@ -58,9 +58,12 @@ import Testing
     _ = try await connection.join("ticker")
     try await connection.send(action: Ticker.ClientAction.startTicking, to: "ticker")
     await fixture.probe.wait(for: .started)
+    #expect(fixture.server.sessionCount == 1)
     connection.close()
     // Nothing else cancels the effect: only the session's expiry after the grace period.
     await fixture.probe.wait(for: .cancelled)
+    #expect(await fixture.probe.recorded == [.started, .cancelled])
+    #expect(fixture.server.sessionCount == 0)
     await fixture.stop()
   }
 
@@ -105,6 +108,29 @@ import Testing
     try await bob.leave("room/1")
     let fresh = try await ada.join("room/1")
     #expect(fresh.state?["count"] == 0)
+    await fixture.stop()
+  }
+
+  @Test func aRoomNobodyIsInIsForgotten() async throws {
+    let fixture = try ServerFixture.start { $0.sessionGracePeriod = .milliseconds(50) }
+    let connection = try await fixture.connect()
+    for room in 0..<200 {
+      _ = try await connection.join("room/\(room)")
+      try await connection.leave("room/\(room)")
+    }
+    #expect(fixture.server.roomCount == 0)
+    // Two members, one leaves: the room stays; the other's session expires: it goes.
+    let ada = try await fixture.connect()
+    _ = try await connection.join("room/kept")
+    _ = try await ada.join("room/kept")
+    try await connection.leave("room/kept")
+    #expect(fixture.server.roomCount == 1)
+    try await ada.send(action: Ticker.ClientAction.startTicking, to: "room/kept")
+    await fixture.probe.wait(for: .started)
+    ada.close()
+    await fixture.probe.wait(for: .cancelled)
+    while fixture.server.roomCount > 0 { await Task.yield() }
+    #expect(fixture.server.sessionCount == 1)
     await fixture.stop()
   }
 

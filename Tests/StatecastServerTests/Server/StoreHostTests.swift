@@ -7,36 +7,7 @@ import Testing
 
 /// A topic host against an in-memory sink: revisions, resumes and slow readers, where
 /// the transport's answers can be chosen.
-@Suite struct StoreHostTests {
-  /// Records frames per connection and answers `congested` while told to.
-  final class RecordingSink: FrameSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var frames: [ConnectionID: [JSON]] = [:]
-    var congested = false
-
-    func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome {
-      let message = try! JSON(parsing: frame.payload)
-      return lock.withLock {
-        frames[connection, default: []].append(message)
-        return congested ? .congested : .queued
-      }
-    }
-
-    func broadcast(_ frame: OutboundFrame, to connections: [ConnectionID]) -> BroadcastOutcome {
-      var outcome = BroadcastOutcome()
-      for connection in connections where send(frame, to: connection) == .congested {
-        outcome.congested.append(connection)
-      }
-      return outcome
-    }
-
-    func close(_ connection: ConnectionID, code: UInt16, reason: String) {}
-
-    func take(_ connection: ConnectionID) -> [JSON] {
-      lock.withLock { frames.removeValue(forKey: connection) ?? [] }
-    }
-  }
-
+@Suite(.timeLimit(.minutes(1))) struct StoreHostTests {
   let connection = ConnectionID(rawValue: 1)
   let request = JoinRequest(topic: "ticker", parameters: [:], params: [:], session: "s1")
 
@@ -123,7 +94,7 @@ import Testing
     let sink = RecordingSink()
     let (host, store) = await makeHost(sink: sink)
     #expect(host.attach(request, connection: connection))
-    await host.remove("s1")
+    #expect(await host.remove("s1"))
     #expect(await store.isClosed)
     // A closed topic takes no new members: the server then opens a fresh one.
     #expect(!host.attach(request, connection: connection))

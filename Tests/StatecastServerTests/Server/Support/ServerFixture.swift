@@ -26,12 +26,8 @@ struct ServerFixture {
     let server = StatecastServer(
       configuration: configuration,
       routes: [
-        .perSession(
-          "ticker", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
-          view: Ticker.viewState, store: { _ in Ticker.makeStore(probe: probe) }),
-        .shared(
-          "room/:id", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
-          view: Ticker.viewState, store: { _ in Ticker.makeStore(probe: probe) }),
+        .perSession("ticker", Ticker.self, dependencies: probe),
+        .shared("room/:id", Ticker.self, dependencies: probe),
         .perSession(
           "guarded/:owner", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
           view: Ticker.viewState,

@@ -88,3 +88,8 @@ actor Probe {
 
   var recorded: [Event] { events }
 }
+
+extension Ticker: Feature {
+  static func embed(_ action: ClientAction) -> Action { .client(action) }
+  static func makeStore(dependencies probe: Probe) -> Store<State, Action> { makeStore(probe: probe) }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Statecast
+import StatecastJSON
+import Testing
+
+@testable import StatecastServer
+
+/// A connection's message loop against an in-memory sink whose congestion the test
+/// chooses: the order of snapshots, patches and replies a browser receives.
+@Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
+  let id = ConnectionID(rawValue: 1)
+
+  func makeConnection(sink: RecordingSink) -> (Connection, TopicRegistry) {
+    let route = Route.perSession("ticker", Ticker.self, dependencies: Probe())
+    let topics = TopicRegistry(routes: route.topics, sink: sink, maxTopicsPerSession: 8)
+    let sessions = SessionRegistry(topics: topics, gracePeriod: .seconds(30))
+    let session = sessions.open(on: id)
+    let connection = Connection(
+      id: id, session: session, configuration: ServerConfiguration(), sink: sink, sessions: sessions,
+      topics: topics)
+    return (connection, topics)
+  }
+
+  func message(_ json: JSON) -> Connection.Inbound {
+    var bytes: [UInt8] = []
+    json.serialize(into: &bytes)
+    return .message(bytes)
+  }
+
+  @Test func noReplyOvertakesTheSnapshotThatCarriesItsEffect() async throws {
+    let sink = RecordingSink()
+    let (connection, topics) = makeConnection(sink: sink)
+    let loop = Task { await connection.run() }
+    connection.receive(message(["op": "join", "ref": 0, "topic": "ticker"]))
+    // The socket is congested from the first action's patch on: the topic skips the
+    // next patches, and the replies must wait for the catch-up snapshot.
+    sink.congested = true
+    for ref in 1...3 {
+      connection.receive(message(["op": "action", "ref": .int(Int64(ref)), "topic": "ticker", "action": ["increment": [:]]]))
+    }
+    connection.finish()
+    await loop.value
+    let beforeDrain = sink.take(id)
+    #expect(beforeDrain.map { $0["op"] } == ["snapshot", "reply", "patch"])
+    #expect(beforeDrain[2]["ops"] == [["op": "replace", "path": "/count", "value": 1]])
+
+    // The socket drained: the snapshot first, then every held reply in order.
+    sink.congested = false
+    topics.resync(connection.session.id)
+    connection.releaseHeldReplies()
+    let afterDrain = sink.take(id)
+    #expect(afterDrain.map { $0["op"] } == ["snapshot", "reply", "reply", "reply"])
+    #expect(afterDrain.first?["state"]?["count"] == 3)
+    #expect(afterDrain.dropFirst().map { $0["ref"] } == [1, 2, 3])
+  }
+}
