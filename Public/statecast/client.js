@@ -25,7 +25,8 @@ import { Topic } from "./topic.js";
 
 /**
  * @typedef {"connecting" | "connected" | "disconnected"} ConnectionState
- * - `connecting`: a socket is opening, or the session is being resumed
+ * - `connecting`: a socket is opening, or the session is being resumed, or the server
+ *   announced a restart (1012) and the next socket opens within a second
  * - `connected`: greeted by the server and resumed; actions flow
  * - `disconnected`: the socket dropped; waiting (back-off) before the next attempt,
  *   or stopped
@@ -267,7 +268,10 @@ export class Client extends Emitter {
         this.#pendingLeaves.clear();
       }
       for (const topic of this.#topics.values()) topic.markDisconnected();
-      this.#setState("disconnected", detail);
+      // A restarting server (1012) is back within a second: the page shows that it is
+      // reconnecting, not that it lost the server. If that attempt fails, the normal
+      // back-off follows and the page shows it disconnected.
+      this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
     }
   }
 

@@ -3,7 +3,8 @@
  *
  * The connection owns the socket's life: it opens `/ws` with the `statecast.v1`
  * subprotocol, matches each reply to its request by `ref`, reconnects after a drop with
- * jittered exponential back-off, and hands every other message to its owner (the
+ * jittered exponential back-off (or within a second when the server closed the socket
+ * because it is restarting), and hands every other message to its owner (the
  * client), which decides what they mean. It never re-sends anything: when the socket
  * drops, every request still waiting for its reply is rejected with `connection_lost`.
  *
@@ -14,11 +15,14 @@
  * @module
  */
 
-import { backoffDelay } from "./backoff.js";
+import { backoffDelay, restartDelay } from "./backoff.js";
 import { StatecastError } from "./error.js";
 
 /** The subprotocol of this wire protocol version. */
 export const SUBPROTOCOL = "statecast.v1";
+
+/** The close code of a server that is restarting or draining; the session survives it. */
+export const RESTARTING = 1012;
 
 /**
  * How a socket ended, as the connection reports it with the `closed` status.
@@ -26,6 +30,8 @@ export const SUBPROTOCOL = "statecast.v1";
  * @property {number} [code] the close code (1006 when the socket could not be opened)
  * @property {string} [reason]
  * @property {number} [delay] ms until the next attempt
+ * @property {boolean} [restarting] the server closed a greeted socket with 1012 and the
+ *   next attempt comes within a second, not after the back-off
  */
 
 /**
@@ -275,9 +281,15 @@ export class Connection {
 
   /** @param {{ code?: number, reason?: string }} detail */
   #scheduleRetry(detail) {
-    const delay = backoffDelay(this.#failures, { ...this.#options.backoff, random: this.#options.random });
+    // 1012: the server is restarting or draining and keeps the session, so a greeted
+    // socket comes back within a second. Only right after a greeting: a server that
+    // closes every new socket with 1012 gets the normal back-off.
+    const restarting = detail.code === RESTARTING && this.#failures === 0;
+    const delay = restarting
+      ? restartDelay(this.#options.random)
+      : backoffDelay(this.#failures, { ...this.#options.backoff, random: this.#options.random });
     this.#failures++;
-    this.#options.onStatus("closed", { ...detail, delay });
+    this.#options.onStatus("closed", restarting ? { ...detail, delay, restarting } : { ...detail, delay });
     this.#retryTimer = this.#setTimeout(() => {
       this.#retryTimer = null;
       if (this.#running && !this.#socket) this.#open();
