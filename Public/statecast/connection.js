@@ -22,7 +22,7 @@ import { StatecastError } from "./error.js";
 export const SUBPROTOCOL = "statecast.v1";
 
 /** The close code of a server that is restarting or draining; the session survives it. */
-export const RESTARTING = 1012;
+const RESTARTING = 1012;
 
 /**
  * How a socket ended, as the connection reports it with the `closed` status.
