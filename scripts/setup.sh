@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build and run Statecast.
 #   scripts/setup.sh          what the server needs (libwebsockets, OpenSSL, pkg-config)
-#   scripts/setup.sh --test   also what the tests need (Chromium, Python packages)
+#   scripts/setup.sh --test   also what the tests need (Chromium, TypeScript, Python packages)
 set -euo pipefail
 
 packages=(libwebsockets-dev libssl-dev pkg-config openssl)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium python3-pip)
+  packages+=(chromium python3-pip node-typescript)
 fi
 
 missing=()

@@ -2,9 +2,9 @@
 # Runs every test of Statecast on a fresh Debian machine: installs what is missing,
 # then the Swift tests (core, JSON engine, examples, server over real sockets; the
 # server's once more under ThreadSanitizer), the browser runtime's unit tests
-# (node --test), the JSON Patch cross-check with Python's jsonpatch, the protocol tests
-# of an independent Python client, and the real-browser tests (Playwright driving
-# Debian's Chromium). Screenshots go to artifacts/screenshots.
+# (node --test) and its JSDoc types (tsc), the JSON Patch cross-check with Python's
+# jsonpatch, the protocol tests of an independent Python client, and the real-browser
+# tests (Playwright driving Debian's Chromium). Screenshots go to artifacts/screenshots.
 # The last line sums up every runner: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,8 @@ run swift-test swift test --skip-build
 run swift-tsan swift test --sanitize=thread --scratch-path .build-tsan --filter StatecastServerTests
 if grep -q "WARNING: ThreadSanitizer" "$logs/swift-tsan.log"; then broken+=("swift-tsan (data race reported)"); fi
 run node node --test Tests/JS/
+# The runtime's JSDoc types (jsconfig.json): any error fails the run.
+run tsc tsc --noEmit -p jsconfig.json
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)
 run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Browser Tests/JS/browser
 

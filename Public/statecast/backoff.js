@@ -1,5 +1,6 @@
 /**
- * Reconnect delays: exponential back-off with jitter.
+ * Reconnect delays: exponential back-off with jitter, and a short random wait when the
+ * server announced a restart.
  *
  * When a server restarts, every tab loses its socket at the same moment; random
  * "equal jitter" spreads their reconnects so they do not arrive as one wave, and the
@@ -8,6 +9,7 @@
  * @example
  * backoffDelay(0) // between 125 and 250 ms
  * backoffDelay(6) // between 2.5 and 5 s (the cap)
+ * restartDelay()  // between 100 ms and 1 s
  * @module
  */
 
@@ -23,4 +25,17 @@ export function backoffDelay(attempt, options = {}) {
   const random = options.random ?? Math.random;
   const ceiling = Math.min(cap, base * 2 ** Math.min(attempt, 30));
   return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/**
+ * The wait before reconnecting to a server that closed the socket with 1012 (it is
+ * restarting or draining, and the session survives it). The socket was healthy, so
+ * there is no reason to back off; the random spread keeps the tabs of a whole server
+ * from coming back at the same instant, and 100 ms gives the old process time to stop
+ * accepting sockets.
+ * @param {() => number} [random] in [0, 1)
+ * @returns {number} milliseconds, between 100 and 1000
+ */
+export function restartDelay(random = Math.random) {
+  return 100 + random() * 900;
 }

@@ -25,7 +25,8 @@ import { Topic } from "./topic.js";
 
 /**
  * @typedef {"connecting" | "connected" | "disconnected"} ConnectionState
- * - `connecting`: a socket is opening, or the session is being resumed
+ * - `connecting`: a socket is opening, or the session is being resumed, or the server
+ *   announced a restart (1012) and the next socket opens within a second
  * - `connected`: greeted by the server and resumed; actions flow
  * - `disconnected`: the socket dropped; waiting (back-off) before the next attempt,
  *   or stopped
@@ -43,54 +44,76 @@ import { Topic } from "./topic.js";
  */
 
 export class Client extends Emitter {
+  /** @type {ConnectionState} */
+  #connectionState = "disconnected";
+  /** @type {string | null} the session in force (from the server's hello or a resume) */
+  #session = null;
+  #everConnected = false;
+  /** @type {Map<string, Topic>} */
+  #topics = new Map();
+  /** @type {Set<string>} topics left while the socket was down, to leave on resume */
+  #pendingLeaves = new Set();
+  #tracing = false;
+  /** @type {Connection} */
+  #connection;
+
   /**
    * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
    */
   constructor(options) {
     super();
-    /** @type {ConnectionState} */
-    this.connectionState = "disconnected";
-    /** @type {string | null} the session in force (from the server's hello or a resume) */
-    this.session = null;
-    /** Whether any socket has been connected so far (the banner says "reconnecting" then). */
-    this.everConnected = false;
-    /** @type {Map<string, Topic>} */
-    this.topics = new Map();
-    /** @type {Set<string>} topics left while the socket was down, to leave on resume */
-    this.pendingLeaves = new Set();
-    this.tracingEnabled = false;
-    this.connection = new Connection({
+    this.#connection = new Connection({
       ...options,
-      onHello: (hello) => this.greeted(hello),
-      onMessage: (message) => this.received(message),
-      onStatus: (status, detail) => this.transportChanged(status, detail),
+      onHello: (hello) => this.#greeted(hello),
+      onMessage: (message) => this.#received(message),
+      onStatus: (status, detail) => this.#transportChanged(status, detail),
     });
+  }
+
+  /** @returns {ConnectionState} */
+  get connectionState() {
+    return this.#connectionState;
+  }
+
+  /** @returns {string | null} the session in force (from the server's hello or a resume) */
+  get session() {
+    return this.#session;
+  }
+
+  /** Whether any socket has been connected so far (the banner says "reconnecting" then). */
+  get everConnected() {
+    return this.#everConnected;
+  }
+
+  /** @returns {ReadonlyMap<string, Topic>} the active topics by name */
+  get topics() {
+    return this.#topics;
   }
 
   /** Opens the connection (idempotent). */
   start() {
-    this.connection.start();
+    this.#connection.start();
   }
 
   /** Closes the connection for good; waiting requests reject with `stopped`. */
   stop() {
-    this.connection.stop();
-    this.setState("disconnected");
+    this.#connection.stop();
+    this.#setState("disconnected");
   }
 
   /** Retries at once instead of waiting out the back-off. */
   retryNow() {
-    this.connection.retryNow();
+    this.#connection.retryNow();
   }
 
   /** Whether every message is reported as a `trace` event (for the debug panel). */
   get tracing() {
-    return this.tracingEnabled;
+    return this.#tracing;
   }
 
   set tracing(enabled) {
-    this.tracingEnabled = enabled;
-    this.connection.options.onTrace = enabled ? (entry) => this.emit("trace", entry) : undefined;
+    this.#tracing = enabled;
+    this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : undefined);
   }
 
   /**
@@ -102,30 +125,30 @@ export class Client extends Emitter {
    */
   join(name, params) {
     if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
-    const existing = this.topics.get(name);
+    const existing = this.#topics.get(name);
     if (existing && existing.active) {
-      existing.holders++;
+      existing.retain();
       if (params !== undefined && !deepEqual(params, existing.params)) {
         existing.rejoin(params).catch(() => {});
       }
       return existing;
     }
     const topic = new Topic(this, name, params);
-    this.topics.set(name, topic);
-    this.pendingLeaves.delete(name);
-    if (this.connectionState === "connected") this.sendJoin(topic).catch(() => {});
+    this.#topics.set(name, topic);
+    this.#pendingLeaves.delete(name);
+    if (this.#connectionState === "connected") this.#sendJoin(topic).catch(() => {});
     return topic;
   }
 
   /**
-   * @internal
+   * @internal A topic asked to be joined again (`topic.rejoin`).
    * @param {Topic} topic
    * @returns {Promise<void>}
    */
   rejoin(topic) {
     if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
-    if (this.connectionState !== "connected") return topic.ready.then(() => {});
-    return this.sendJoin(topic);
+    if (this.#connectionState !== "connected") return topic.ready.then(() => {});
+    return this.#sendJoin(topic);
   }
 
   /**
@@ -133,10 +156,8 @@ export class Client extends Emitter {
    * @param {Topic} topic
    */
   flush(topic) {
-    if (!topic.joinedHere || this.connectionState !== "connected" || !this.connection.isOpen) return;
-    const queue = topic.queue;
-    topic.queue = [];
-    for (const entry of queue) this.sendAction(topic, entry);
+    if (!topic.joinedHere || this.#connectionState !== "connected" || !this.#connection.isOpen) return;
+    for (const entry of topic.takeWaiting()) this.#sendAction(topic, entry);
   }
 
   /**
@@ -145,43 +166,42 @@ export class Client extends Emitter {
    */
   release(topic) {
     const wasJoinedHere = topic.joinedHere;
-    topic.end("left", new StatecastError("not_joined", `topic "${topic.name}" was left`, { topic: topic.name }));
-    if (this.topics.get(topic.name) === topic) this.topics.delete(topic.name);
-    if (this.connectionState === "connected" && wasJoinedHere) {
-      this.sendLeave(topic.name);
+    topic.markLeft();
+    if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+    if (this.#connectionState === "connected" && wasJoinedHere) {
+      this.#sendLeave(topic.name);
     } else {
-      this.pendingLeaves.add(topic.name);
+      this.#pendingLeaves.add(topic.name);
     }
   }
 
   /** @param {string} name */
-  sendLeave(name) {
-    this.connection.request({ op: "leave", topic: name }).then(
-      () => this.pendingLeaves.delete(name),
-      () => this.pendingLeaves.add(name),
+  #sendLeave(name) {
+    this.#connection.request({ op: "leave", topic: name }).then(
+      () => this.#pendingLeaves.delete(name),
+      () => this.#pendingLeaves.add(name),
     );
   }
 
   /**
    * @param {Topic} topic
-   * @param {{ action: unknown, resolve: (reply: any) => void, reject: (error: Error) => void }} entry
+   * @param {import("./topic.js").WaitingAction} entry
    */
-  sendAction(topic, entry) {
+  #sendAction(topic, entry) {
     const context = { topic: topic.name, action: entry.action };
-    this.connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
+    this.#connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
       (reply) => {
         if (reply.status === "ok") {
           entry.resolve(reply);
         } else {
           const error = StatecastError.fromReply(reply, context);
-          this.report(error, context);
+          this.#report(error, context);
           entry.reject(error);
         }
       },
       (/** @type {StatecastError} */ error) => {
-        error.topic = topic.name;
-        error.action = entry.action;
-        entry.reject(error);
+        // The connection knows why the request failed; the action's promise also says which.
+        entry.reject(new StatecastError(error.code, error.message, context));
       },
     );
   }
@@ -190,21 +210,21 @@ export class Client extends Emitter {
    * @param {Topic} topic
    * @returns {Promise<void>}
    */
-  sendJoin(topic) {
+  #sendJoin(topic) {
     /** @type {Record<string, unknown>} */
     const message = { op: "join", topic: topic.name };
     if (topic.params !== undefined) message.params = topic.params;
-    return this.connection.request(message).then(
+    return this.#connection.request(message).then(
       (reply) => {
-        if (this.topics.get(topic.name) !== topic || !topic.active) return;
+        if (this.#topics.get(topic.name) !== topic || !topic.active) return;
         if (reply.status === "ok") {
           topic.markJoined();
           this.flush(topic);
         } else {
           const error = StatecastError.fromReply(reply, { topic: topic.name });
-          this.report(error, { topic: topic.name });
-          topic.end("failed", error);
-          this.topics.delete(topic.name);
+          this.#report(error, { topic: topic.name });
+          topic.markFailed(error);
+          this.#topics.delete(topic.name);
           throw error;
         }
       },
@@ -221,37 +241,37 @@ export class Client extends Emitter {
    * @param {Topic} topic
    * @param {string} reason
    */
-  resync(topic, reason) {
+  #resync(topic, reason) {
     if (topic.resyncing) return;
     console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-    topic.resyncing = true;
+    topic.markResyncing();
     this.emit("resync", { topic: topic.name, reason });
-    if (this.connection.isOpen) {
-      this.sendJoin(topic).catch(() => {});
+    if (this.#connection.isOpen) {
+      this.#sendJoin(topic).catch(() => {});
     }
   }
 
   /**
    * @param {"connecting" | "open" | "closed"} status
-   * @param {{ code?: number, reason?: string, delay?: number }} [detail]
+   * @param {import("./connection.js").CloseDetail} [detail]
    */
-  transportChanged(status, detail) {
+  #transportChanged(status, detail) {
     if (status === "connecting") {
-      this.setState("connecting");
+      this.#setState("connecting");
       return;
     }
     if (status === "closed") {
       // 4000: another socket resumed this session. Resuming it back would take it from
       // that socket in turn, so the next socket starts a session of its own.
       if (detail?.code === 4000) {
-        this.session = null;
-        this.pendingLeaves.clear();
+        this.#session = null;
+        this.#pendingLeaves.clear();
       }
-      for (const topic of this.topics.values()) {
-        topic.joinedHere = false;
-        topic.resyncing = false;
-      }
-      this.setState("disconnected", detail);
+      for (const topic of this.#topics.values()) topic.markDisconnected();
+      // A restarting server (1012) is back within a second: the page shows that it is
+      // reconnecting, not that it lost the server. If that attempt fails, the normal
+      // back-off follows and the page shows it disconnected.
+      this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
     }
   }
 
@@ -259,69 +279,68 @@ export class Client extends Emitter {
    * The server greeted a new socket: resume the previous session or join afresh.
    * @param {any} hello
    */
-  async greeted(hello) {
+  async #greeted(hello) {
     const fresh = typeof hello.session === "string" ? hello.session : null;
-    const previous = this.session;
+    const previous = this.#session;
     /** @type {Record<string, number>} */
     const resume = {};
-    for (const topic of this.topics.values()) {
+    for (const topic of this.#topics.values()) {
       if (topic.active && typeof topic.rev === "number") resume[topic.name] = topic.rev;
     }
     let resumed = false;
-    if (previous !== null && (Object.keys(resume).length > 0 || this.pendingLeaves.size > 0)) {
+    if (previous !== null && (Object.keys(resume).length > 0 || this.#pendingLeaves.size > 0)) {
       let reply;
       try {
-        reply = await this.connection.request({ op: "hello", session: previous, resume });
+        reply = await this.#connection.request({ op: "hello", session: previous, resume });
       } catch {
         return; // The socket dropped during the handshake; the next one starts over.
       }
       if (reply.status === "ok" && reply.resumed === true) {
         resumed = true;
-        this.session = typeof reply.session === "string" ? reply.session : previous;
-        for (const name of Object.keys(resume)) this.topics.get(name)?.markJoined();
-        for (const name of [...this.pendingLeaves]) this.sendLeave(name);
+        this.#session = typeof reply.session === "string" ? reply.session : previous;
+        for (const name of Object.keys(resume)) this.#topics.get(name)?.markJoined();
+        for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
       } else {
-        this.session = typeof reply.session === "string" ? reply.session : fresh;
+        this.#session = typeof reply.session === "string" ? reply.session : fresh;
       }
     } else {
-      this.session = fresh;
+      this.#session = fresh;
     }
-    if (!resumed) this.pendingLeaves.clear();
-    this.everConnected = true;
-    this.setState("connected");
-    for (const topic of [...this.topics.values()]) {
+    if (!resumed) this.#pendingLeaves.clear();
+    this.#everConnected = true;
+    this.#setState("connected");
+    for (const topic of [...this.#topics.values()]) {
       if (!topic.active) continue;
       if (topic.joinedHere) this.flush(topic);
-      else this.sendJoin(topic).catch(() => {});
+      else this.#sendJoin(topic).catch(() => {});
     }
   }
 
   /** @param {any} message */
-  received(message) {
+  #received(message) {
     switch (message.op) {
       case "snapshot": {
-        const topic = this.activeTopic(message.topic);
+        const topic = this.#activeTopic(message.topic);
         if (!topic || typeof message.rev !== "number") return;
         topic.applySnapshot(message.rev, message.state);
         return;
       }
       case "patch": {
-        const topic = this.activeTopic(message.topic);
+        const topic = this.#activeTopic(message.topic);
         if (!topic) return;
-        this.patch(topic, message);
+        this.#patch(topic, message);
         return;
       }
       case "closed": {
-        const topic = this.activeTopic(message.topic);
+        const topic = this.#activeTopic(message.topic);
         if (!topic) return;
         const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
-        topic.closedReason = reason;
-        this.topics.delete(topic.name);
-        topic.end("closed", new StatecastError("not_joined", `topic "${topic.name}" was closed: ${reason}`, { topic: topic.name }));
+        this.#topics.delete(topic.name);
+        topic.markClosed(reason);
         return;
       }
       case "reply": {
-        if (message.status === "error") this.report(StatecastError.fromReply(message), {});
+        if (message.status === "error") this.#report(StatecastError.fromReply(message), {});
         return;
       }
       default:
@@ -333,11 +352,11 @@ export class Client extends Emitter {
    * @param {Topic} topic
    * @param {any} message
    */
-  patch(topic, message) {
+  #patch(topic, message) {
     if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
     if (message.rev <= topic.rev) return;
     if (message.rev !== topic.rev + 1) {
-      this.resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
+      this.#resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
       return;
     }
     let result;
@@ -345,16 +364,16 @@ export class Client extends Emitter {
       result = applyPatch(topic.state, message.ops);
     } catch (error) {
       if (!(error instanceof PatchError)) throw error;
-      this.resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
+      this.#resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
       return;
     }
     topic.applyState(message.rev, result.document, result.changed);
   }
 
   /** @param {unknown} name */
-  activeTopic(name) {
+  #activeTopic(name) {
     if (typeof name !== "string") return undefined;
-    const topic = this.topics.get(name);
+    const topic = this.#topics.get(name);
     return topic && topic.active ? topic : undefined;
   }
 
@@ -363,7 +382,7 @@ export class Client extends Emitter {
    * @param {StatecastError} error
    * @param {{ topic?: string, action?: unknown }} context
    */
-  report(error, context) {
+  #report(error, context) {
     console.warn(`statecast: ${error.code}: ${error.message}`, context.topic ? `(topic "${context.topic}")` : "");
     this.emit("error", { error, ...context });
   }
@@ -372,10 +391,10 @@ export class Client extends Emitter {
    * @param {ConnectionState} state
    * @param {object} [detail]
    */
-  setState(state, detail) {
-    if (state === this.connectionState) return;
-    const previous = this.connectionState;
-    this.connectionState = state;
+  #setState(state, detail) {
+    if (state === this.#connectionState) return;
+    const previous = this.#connectionState;
+    this.#connectionState = state;
     this.emit("connectionstatechange", { state, previous, ...detail });
   }
 }

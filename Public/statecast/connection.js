@@ -3,7 +3,8 @@
  *
  * The connection owns the socket's life: it opens `/ws` with the `statecast.v1`
  * subprotocol, matches each reply to its request by `ref`, reconnects after a drop with
- * jittered exponential back-off, and hands every other message to its owner (the
+ * jittered exponential back-off (or within a second when the server closed the socket
+ * because it is restarting), and hands every other message to its owner (the
  * client), which decides what they mean. It never re-sends anything: when the socket
  * drops, every request still waiting for its reply is rejected with `connection_lost`.
  *
@@ -14,20 +15,50 @@
  * @module
  */
 
-import { backoffDelay } from "./backoff.js";
+import { backoffDelay, restartDelay } from "./backoff.js";
 import { StatecastError } from "./error.js";
 
 /** The subprotocol of this wire protocol version. */
 export const SUBPROTOCOL = "statecast.v1";
+
+/** The close code of a server that is restarting or draining; the session survives it. */
+const RESTARTING = 1012;
+
+/**
+ * How a socket ended, as the connection reports it with the `closed` status.
+ * @typedef {object} CloseDetail
+ * @property {number} [code] the close code (1006 when the socket could not be opened)
+ * @property {string} [reason]
+ * @property {number} [delay] ms until the next attempt
+ * @property {boolean} [restarting] the server closed a greeted socket with 1012 and the
+ *   next attempt comes within a second, not after the back-off
+ */
+
+/**
+ * @typedef {object} TraceEntry
+ * @property {"in" | "out"} direction
+ * @property {any} message
+ * @property {number} bytes the message's size in UTF-8
+ */
+
+/**
+ * A WebSocket as the connection uses it: the browser's, or a test's stand-in.
+ * @typedef {object} SocketLike
+ * @property {(text: string) => void} send
+ * @property {(code?: number, reason?: string) => void} close
+ * @property {((event: { data: unknown }) => void) | null} onmessage
+ * @property {((event: { code?: number, reason?: string }) => void) | null} onclose
+ * @property {((event: unknown) => void) | null} onerror
+ */
 
 /**
  * @typedef {object} ConnectionOptions
  * @property {string} url
  * @property {(hello: any) => void} onHello the server's first message on each new socket
  * @property {(message: any) => void} onMessage every message except hello and replies to requests
- * @property {(status: "connecting" | "open" | "closed", detail?: { code?: number, reason?: string, delay?: number }) => void} onStatus
- * @property {(entry: { direction: "in" | "out", message: any, bytes: number }) => void} [onTrace]
- * @property {any} [WebSocket] the WebSocket constructor (defaults to the global one)
+ * @property {(status: "connecting" | "open" | "closed", detail?: CloseDetail) => void} onStatus
+ * @property {(entry: TraceEntry) => void} [onTrace]
+ * @property {new (url: string, protocols: string) => SocketLike} [WebSocket] the WebSocket constructor (defaults to the global one)
  * @property {{ base?: number, cap?: number }} [backoff]
  * @property {() => number} [random]
  * @property {number} [handshakeTimeout] ms from opening a socket to the server's hello (8000)
@@ -36,42 +67,57 @@ export const SUBPROTOCOL = "statecast.v1";
  */
 
 export class Connection {
+  /** @type {ConnectionOptions} */
+  #options;
+  /** @type {((entry: TraceEntry) => void) | undefined} */
+  #onTrace;
+  /** @type {new (url: string, protocols: string) => SocketLike} */
+  #WebSocket;
+  /** @type {(fn: () => void, ms: number) => any} */
+  #setTimeout;
+  /** @type {(id: any) => void} */
+  #clearTimeout;
+  /** @type {SocketLike | null} */
+  #socket = null;
+  /** Whether the current socket has delivered the server's hello. */
+  #greeted = false;
+  #running = false;
+  /** Attempts since the last greeted socket; drives the back-off. */
+  #failures = 0;
+  #nextRef = 1;
+  /** @type {Map<number, { resolve: (reply: any) => void, reject: (error: Error) => void }>} */
+  #pending = new Map();
+  /** @type {any} */
+  #retryTimer = null;
+  /** @type {any} */
+  #handshakeTimer = null;
+
   /** @param {ConnectionOptions} options */
   constructor(options) {
-    this.options = options;
-    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
-    this.setTimeout = options.setTimeout ?? ((fn, ms) => globalThis.setTimeout(fn, ms));
-    this.clearTimeout = options.clearTimeout ?? ((id) => globalThis.clearTimeout(id));
-    /** @type {any} */
-    this.socket = null;
-    /** Whether the current socket has delivered the server's hello. */
-    this.greeted = false;
-    this.running = false;
-    this.failures = 0;
-    this.nextRef = 1;
-    /** @type {Map<number, { resolve: (reply: any) => void, reject: (error: Error) => void }>} */
-    this.pending = new Map();
-    /** @type {any} */
-    this.retryTimer = null;
-    /** @type {any} */
-    this.handshakeTimer = null;
+    this.#options = options;
+    this.#onTrace = options.onTrace;
+    // The browser's WebSocket is a SocketLike: the handlers the connection sets read
+    // fewer fields of their events than the browser passes.
+    this.#WebSocket = options.WebSocket ?? /** @type {new (url: string, protocols: string) => SocketLike} */ (/** @type {unknown} */ (globalThis.WebSocket));
+    this.#setTimeout = options.setTimeout ?? ((fn, ms) => globalThis.setTimeout(fn, ms));
+    this.#clearTimeout = options.clearTimeout ?? ((id) => globalThis.clearTimeout(id));
   }
 
   /** Opens the first socket. */
   start() {
-    if (this.running) return;
-    this.running = true;
-    this.open();
+    if (this.#running) return;
+    this.#running = true;
+    this.#open();
   }
 
   /** Closes the socket for good and rejects what is pending. */
   stop() {
-    this.running = false;
-    this.cancelTimers();
-    const socket = this.socket;
-    this.socket = null;
-    this.greeted = false;
-    this.rejectPending("stopped", "the client was stopped before the server answered");
+    this.#running = false;
+    this.#cancelTimers();
+    const socket = this.#socket;
+    this.#socket = null;
+    this.#greeted = false;
+    this.#rejectPending("stopped", "the client was stopped before the server answered");
     if (socket) {
       try {
         socket.close(1000, "client stopped");
@@ -83,14 +129,24 @@ export class Connection {
 
   /** Skips the remaining back-off wait (the browser came back online, the tab became visible). */
   retryNow() {
-    if (!this.running || this.socket) return;
-    this.cancelTimers();
-    this.open();
+    if (!this.#running || this.#socket) return;
+    this.#cancelTimers();
+    this.#open();
   }
 
   /** Whether a socket is open and greeted, so messages can be sent. */
   get isOpen() {
-    return this.socket !== null && this.greeted;
+    return this.#socket !== null && this.#greeted;
+  }
+
+  /**
+   * Reports every message from now on to `listener`, or to no one when it is
+   * `undefined`. Off by default: measuring and handing over each message costs time
+   * that only the debug panel needs.
+   * @param {((entry: TraceEntry) => void) | undefined} listener
+   */
+  traceWith(listener) {
+    this.#onTrace = listener;
   }
 
   /**
@@ -100,13 +156,14 @@ export class Connection {
    * @returns {Promise<any>}
    */
   request(message) {
-    if (!this.isOpen) {
+    const socket = this.#socket;
+    if (socket === null || !this.#greeted) {
       return Promise.reject(new StatecastError("connection_lost", "not connected to the server; nothing was sent"));
     }
-    const ref = this.nextRef++;
+    const ref = this.#nextRef++;
     return new Promise((resolve, reject) => {
-      this.pending.set(ref, { resolve, reject });
-      this.transmit({ op: message.op, ref, ...message });
+      this.#pending.set(ref, { resolve, reject });
+      this.#transmit(socket, { op: message.op, ref, ...message });
     });
   }
 
@@ -115,9 +172,9 @@ export class Connection {
    * @param {string} reason
    */
   drop(reason) {
-    const socket = this.socket;
+    const socket = this.#socket;
     if (!socket) return;
-    this.closed(socket, { code: 4001, reason });
+    this.#closed(socket, { code: 4001, reason });
     try {
       socket.close(4001, reason);
     } catch {
@@ -125,34 +182,38 @@ export class Connection {
     }
   }
 
-  /** @param {Record<string, unknown>} message */
-  transmit(message) {
+  /**
+   * @param {SocketLike} socket
+   * @param {Record<string, unknown>} message
+   */
+  #transmit(socket, message) {
     const text = JSON.stringify(message);
-    this.options.onTrace?.({ direction: "out", message, bytes: byteLength(text) });
-    this.socket.send(text);
+    this.#onTrace?.({ direction: "out", message, bytes: byteLength(text) });
+    socket.send(text);
   }
 
-  open() {
-    this.options.onStatus("connecting");
+  #open() {
+    this.#options.onStatus("connecting");
+    /** @type {SocketLike} */
     let socket;
     try {
-      socket = new this.WebSocket(this.options.url, SUBPROTOCOL);
+      socket = new this.#WebSocket(this.#options.url, SUBPROTOCOL);
     } catch (error) {
       console.error("statecast: cannot open a WebSocket", error);
-      this.socket = null;
-      this.scheduleRetry({ code: 1006, reason: String(error) });
+      this.#socket = null;
+      this.#scheduleRetry({ code: 1006, reason: String(error) });
       return;
     }
-    this.socket = socket;
-    this.greeted = false;
-    this.handshakeTimer = this.setTimeout(() => {
-      if (this.socket === socket && !this.greeted) this.drop("no hello from the server in time");
-    }, this.options.handshakeTimeout ?? 8000);
-    socket.onmessage = (/** @type {{ data: unknown }} */ event) => {
-      if (this.socket === socket) this.received(event.data);
+    this.#socket = socket;
+    this.#greeted = false;
+    this.#handshakeTimer = this.#setTimeout(() => {
+      if (this.#socket === socket && !this.#greeted) this.drop("no hello from the server in time");
+    }, this.#options.handshakeTimeout ?? 8000);
+    socket.onmessage = (event) => {
+      if (this.#socket === socket) this.#received(event.data);
     };
-    socket.onclose = (/** @type {{ code?: number, reason?: string }} */ event) => {
-      this.closed(socket, { code: event?.code, reason: event?.reason });
+    socket.onclose = (event) => {
+      this.#closed(socket, { code: event?.code, reason: event?.reason });
     };
     socket.onerror = () => {
       // A close event always follows; reconnecting happens there.
@@ -160,7 +221,7 @@ export class Connection {
   }
 
   /** @param {unknown} data */
-  received(data) {
+  #received(data) {
     if (typeof data !== "string") {
       console.warn("statecast: ignoring a non-text message");
       return;
@@ -173,59 +234,65 @@ export class Connection {
       return;
     }
     if (message === null || typeof message !== "object" || Array.isArray(message)) return;
-    this.options.onTrace?.({ direction: "in", message, bytes: byteLength(data) });
-    if (!this.greeted) {
+    this.#onTrace?.({ direction: "in", message, bytes: byteLength(data) });
+    if (!this.#greeted) {
       if (message.op !== "hello") {
         console.warn("statecast: the server's first message was not hello", message.op);
         return;
       }
-      this.greeted = true;
-      this.failures = 0;
-      if (this.handshakeTimer !== null) {
-        this.clearTimeout(this.handshakeTimer);
-        this.handshakeTimer = null;
+      this.#greeted = true;
+      this.#failures = 0;
+      if (this.#handshakeTimer !== null) {
+        this.#clearTimeout(this.#handshakeTimer);
+        this.#handshakeTimer = null;
       }
-      this.options.onHello(message);
+      this.#options.onHello(message);
       return;
     }
     if (message.op === "reply" && typeof message.ref === "number") {
-      const waiter = this.pending.get(message.ref);
+      const waiter = this.#pending.get(message.ref);
       if (waiter) {
-        this.pending.delete(message.ref);
+        this.#pending.delete(message.ref);
         waiter.resolve(message);
         return;
       }
     }
-    this.options.onMessage(message);
+    this.#options.onMessage(message);
   }
 
   /**
-   * @param {any} socket
+   * @param {SocketLike} socket
    * @param {{ code?: number, reason?: string }} detail
    */
-  closed(socket, detail) {
-    if (this.socket !== socket) return;
-    this.socket = null;
-    this.greeted = false;
-    if (this.handshakeTimer !== null) {
-      this.clearTimeout(this.handshakeTimer);
-      this.handshakeTimer = null;
+  #closed(socket, detail) {
+    if (this.#socket !== socket) return;
+    this.#socket = null;
+    this.#greeted = false;
+    if (this.#handshakeTimer !== null) {
+      this.#clearTimeout(this.#handshakeTimer);
+      this.#handshakeTimer = null;
     }
-    this.rejectPending(
+    this.#rejectPending(
       "connection_lost",
       "the connection dropped before the server answered; the request may or may not have been applied and was not re-sent",
     );
-    if (this.running) this.scheduleRetry(detail);
+    if (this.#running) this.#scheduleRetry(detail);
   }
 
   /** @param {{ code?: number, reason?: string }} detail */
-  scheduleRetry(detail) {
-    const delay = backoffDelay(this.failures, { ...this.options.backoff, random: this.options.random });
-    this.failures++;
-    this.options.onStatus("closed", { ...detail, delay });
-    this.retryTimer = this.setTimeout(() => {
-      this.retryTimer = null;
-      if (this.running && !this.socket) this.open();
+  #scheduleRetry(detail) {
+    // 1012: the server is restarting or draining and keeps the session, so a greeted
+    // socket comes back within a second. Only right after a greeting: a server that
+    // closes every new socket with 1012 gets the normal back-off.
+    const restarting = detail.code === RESTARTING && this.#failures === 0;
+    const delay = restarting
+      ? restartDelay(this.#options.random)
+      : backoffDelay(this.#failures, { ...this.#options.backoff, random: this.#options.random });
+    this.#failures++;
+    this.#options.onStatus("closed", restarting ? { ...detail, delay, restarting } : { ...detail, delay });
+    this.#retryTimer = this.#setTimeout(() => {
+      this.#retryTimer = null;
+      if (this.#running && !this.#socket) this.#open();
     }, delay);
   }
 
@@ -233,17 +300,17 @@ export class Connection {
    * @param {string} code
    * @param {string} message
    */
-  rejectPending(code, message) {
-    const waiters = [...this.pending.values()];
-    this.pending.clear();
+  #rejectPending(code, message) {
+    const waiters = [...this.#pending.values()];
+    this.#pending.clear();
     for (const waiter of waiters) waiter.reject(new StatecastError(code, message));
   }
 
-  cancelTimers() {
-    if (this.retryTimer !== null) this.clearTimeout(this.retryTimer);
-    if (this.handshakeTimer !== null) this.clearTimeout(this.handshakeTimer);
-    this.retryTimer = null;
-    this.handshakeTimer = null;
+  #cancelTimers() {
+    if (this.#retryTimer !== null) this.#clearTimeout(this.#retryTimer);
+    if (this.#handshakeTimer !== null) this.#clearTimeout(this.#handshakeTimer);
+    this.#retryTimer = null;
+    this.#handshakeTimer = null;
   }
 }
 

@@ -12,10 +12,8 @@
  */
 
 export class Emitter {
-  constructor() {
-    /** @type {Map<string, Set<(detail: any) => void>>} */
-    this.listeners = new Map();
-  }
+  /** @type {Map<string, Set<(detail: any) => void>>} */
+  #listeners = new Map();
 
   /**
    * Adds a listener; returns a function that removes it.
@@ -24,14 +22,15 @@ export class Emitter {
    * @returns {() => void}
    */
   on(type, listener) {
-    let set = this.listeners.get(type);
+    let set = this.#listeners.get(type);
     if (!set) {
       set = new Set();
-      this.listeners.set(type, set);
+      this.#listeners.set(type, set);
     }
-    set.add(listener);
+    const listeners = set;
+    listeners.add(listener);
     return () => {
-      set.delete(listener);
+      listeners.delete(listener);
     };
   }
 
@@ -40,7 +39,7 @@ export class Emitter {
    * @param {string} type
    */
   hasListeners(type) {
-    const set = this.listeners.get(type);
+    const set = this.#listeners.get(type);
     return set !== undefined && set.size > 0;
   }
 
@@ -50,7 +49,7 @@ export class Emitter {
    * @param {unknown} detail
    */
   emit(type, detail) {
-    const set = this.listeners.get(type);
+    const set = this.#listeners.get(type);
     if (!set) return;
     for (const listener of [...set]) {
       try {

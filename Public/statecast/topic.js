@@ -28,6 +28,15 @@ import { StatecastError } from "./error.js";
  */
 
 /**
+ * An action waiting for its topic to be joined on a live socket, with the functions
+ * that settle the promise `send` returned.
+ * @typedef {object} WaitingAction
+ * @property {unknown} action
+ * @property {(reply: any) => void} resolve
+ * @property {(error: Error) => void} reject
+ */
+
+/**
  * @callback Subscriber
  * @param {any} state the new state
  * @param {string[]} changed pointers of what changed (`[""]` for a whole snapshot)
@@ -35,6 +44,35 @@ import { StatecastError } from "./error.js";
  */
 
 export class Topic extends Emitter {
+  /** @type {import("./client.js").Client} */
+  #client;
+  /** @type {string} */
+  #name;
+  /** @type {Record<string, unknown> | undefined} */
+  #params;
+  /** @type {any} */
+  #state = undefined;
+  /** @type {number | undefined} */
+  #rev = undefined;
+  /** @type {TopicStatus} */
+  #status = "joining";
+  /** @type {StatecastError | null} */
+  #error = null;
+  /** @type {string | null} */
+  #closedReason = null;
+  /** Whether the current socket's session has this topic joined. */
+  #joinedHere = false;
+  /** A resync (re-join after a revision gap or failed patch) is under way. */
+  #resyncing = false;
+  /** How many `join` calls share this handle. */
+  #holders = 1;
+  /** @type {WaitingAction[]} actions waiting for the topic to be joined on a live socket */
+  #waiting = [];
+  /** @type {Set<Subscriber>} */
+  #subscribers = new Set();
+  /** @type {{ resolve: (topic: Topic) => void, reject: (error: Error) => void }} */
+  #settleReady;
+
   /**
    * @param {import("./client.js").Client} client
    * @param {string} name
@@ -42,34 +80,10 @@ export class Topic extends Emitter {
    */
   constructor(client, name, params) {
     super();
-    /** @private */
-    this.client = client;
-    /** The topic's name, e.g. `"counter"` or `"todos/team-42"`. */
-    this.name = name;
-    /** @type {Record<string, unknown> | undefined} the join params */
-    this.params = params;
-    /** @type {any} the latest view state; `undefined` until the first snapshot */
-    this.state = undefined;
-    /** @type {number | undefined} the revision of `state` */
-    this.rev = undefined;
-    /** @type {TopicStatus} */
-    this.status = "joining";
-    /** @type {StatecastError | null} why the join failed */
-    this.error = null;
-    /** @type {string | null} the server's reason, once closed */
-    this.closedReason = null;
-    /** @internal whether the current socket's session has this topic joined */
-    this.joinedHere = false;
-    /** @internal a resync (re-join after a revision gap or failed patch) is under way */
-    this.resyncing = false;
-    /** @internal how many `join` calls share this handle */
-    this.holders = 1;
-    /** @internal actions waiting for the topic to be joined on a live socket */
-    /** @type {{ action: unknown, resolve: (reply: any) => void, reject: (error: Error) => void }[]} */
-    this.queue = [];
-    /** @type {Set<Subscriber>} */
-    this.subscribers = new Set();
-    /** @type {(value?: any) => void} */
+    this.#client = client;
+    this.#name = name;
+    this.#params = params;
+    /** @type {(topic: Topic) => void} */
     let resolveReady = () => {};
     /** @type {(error: Error) => void} */
     let rejectReady = () => {};
@@ -83,13 +97,57 @@ export class Topic extends Emitter {
       rejectReady = reject;
     });
     this.ready.catch(() => {});
-    /** @private */
-    this.settleReady = { resolve: resolveReady, reject: rejectReady };
+    this.#settleReady = { resolve: resolveReady, reject: rejectReady };
+  }
+
+  /** The topic's name, e.g. `"counter"` or `"todos/team-42"`. */
+  get name() {
+    return this.#name;
+  }
+
+  /** @returns {Record<string, unknown> | undefined} the join params */
+  get params() {
+    return this.#params;
+  }
+
+  /** @returns {any} the latest view state; `undefined` until the first snapshot (treat it as read-only) */
+  get state() {
+    return this.#state;
+  }
+
+  /** @returns {number | undefined} the revision of `state` */
+  get rev() {
+    return this.#rev;
+  }
+
+  /** @returns {TopicStatus} */
+  get status() {
+    return this.#status;
+  }
+
+  /** @returns {StatecastError | null} why the join failed */
+  get error() {
+    return this.#error;
+  }
+
+  /** @returns {string | null} the server's reason, once closed */
+  get closedReason() {
+    return this.#closedReason;
   }
 
   /** Whether the topic still receives state (not failed, closed or left). */
   get active() {
-    return this.status === "joining" || this.status === "joined";
+    return this.#status === "joining" || this.#status === "joined";
+  }
+
+  /** @internal Whether the current socket's session has this topic joined. */
+  get joinedHere() {
+    return this.#joinedHere;
+  }
+
+  /** @internal Whether a resync is under way (patches are ignored until its snapshot). */
+  get resyncing() {
+    return this.#resyncing;
   }
 
   /**
@@ -99,10 +157,10 @@ export class Topic extends Emitter {
    * @returns {() => void}
    */
   subscribe(subscriber) {
-    this.subscribers.add(subscriber);
-    if (this.state !== undefined) this.call(subscriber, [""]);
+    this.#subscribers.add(subscriber);
+    if (this.#state !== undefined) this.#call(subscriber, [""]);
     return () => {
-      this.subscribers.delete(subscriber);
+      this.#subscribers.delete(subscriber);
     };
   }
 
@@ -116,14 +174,14 @@ export class Topic extends Emitter {
    */
   send(action) {
     if (!this.active) {
-      const reason = this.status === "failed" && this.error ? `: ${this.error.message}` : "";
+      const reason = this.#status === "failed" && this.#error ? `: ${this.#error.message}` : "";
       return Promise.reject(
-        new StatecastError("not_joined", `topic "${this.name}" is ${this.status}${reason}`, { topic: this.name, action }),
+        new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reason}`, { topic: this.name, action }),
       );
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ action, resolve, reject });
-      this.client.flush(this);
+      this.#waiting.push({ action, resolve, reject });
+      this.#client.flush(this);
     });
   }
 
@@ -134,8 +192,8 @@ export class Topic extends Emitter {
    * @returns {Promise<void>}
    */
   rejoin(params) {
-    if (params !== undefined) this.params = params;
-    return this.client.rejoin(this);
+    if (params !== undefined) this.#params = params;
+    return this.#client.rejoin(this);
   }
 
   /**
@@ -143,76 +201,122 @@ export class Topic extends Emitter {
    * client leaves the topic on the server and waiting actions reject with `not_joined`.
    */
   leave() {
-    if (this.status === "left") return;
-    this.holders--;
-    if (this.holders > 0) return;
-    this.client.release(this);
+    if (this.#status === "left") return;
+    this.#holders--;
+    if (this.#holders > 0) return;
+    this.#client.release(this);
+  }
+
+  /** @internal Another `join` of the same name shares this handle; it takes one more `leave`. */
+  retain() {
+    this.#holders++;
   }
 
   /**
-   * @internal
+   * @internal Hands over the actions waiting to be sent; the topic forgets them.
+   * @returns {WaitingAction[]}
+   */
+  takeWaiting() {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    return waiting;
+  }
+
+  /**
+   * @internal A snapshot arrived: it replaces the state and ends any resync.
    * @param {number} rev
    * @param {any} state
    */
   applySnapshot(rev, state) {
-    this.rev = rev;
-    this.state = state;
-    this.resyncing = false;
-    this.notify([""]);
+    this.#rev = rev;
+    this.#state = state;
+    this.#resyncing = false;
+    this.#notify([""]);
   }
 
   /**
-   * @internal
+   * @internal A patch was applied: `state` is the document at `rev`.
    * @param {number} rev
    * @param {any} state
    * @param {string[]} changed
    */
   applyState(rev, state, changed) {
-    this.rev = rev;
-    this.state = state;
-    this.notify(changed);
+    this.#rev = rev;
+    this.#state = state;
+    this.#notify(changed);
   }
 
-  /** @internal */
+  /** @internal The server accepted the join (or resumed the session holding it) on the current socket. */
   markJoined() {
-    this.joinedHere = true;
-    if (this.status === "joining") {
-      this.status = "joined";
-      this.settleReady.resolve(this);
-      this.emit("status", { status: this.status });
+    this.#joinedHere = true;
+    if (this.#status === "joining") {
+      this.#status = "joined";
+      this.#settleReady.resolve(this);
+      this.emit("status", { status: this.#status });
     }
   }
 
+  /** @internal The mirror went out of step and a re-join was sent; patches wait for its snapshot. */
+  markResyncing() {
+    this.#resyncing = true;
+  }
+
+  /** @internal The socket dropped: the topic must be resumed or joined again on the next one. */
+  markDisconnected() {
+    this.#joinedHere = false;
+    this.#resyncing = false;
+  }
+
   /**
-   * @internal
+   * @internal The server refused the join; `ready` and waiting actions reject with `error`.
+   * @param {StatecastError} error
+   */
+  markFailed(error) {
+    this.#end("failed", error);
+  }
+
+  /**
+   * @internal The server ended the membership.
+   * @param {string} reason the server's words
+   */
+  markClosed(reason) {
+    if (!this.active) return;
+    this.#closedReason = reason;
+    this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
+  }
+
+  /** @internal The last holder left. */
+  markLeft() {
+    this.#end("left", new StatecastError("not_joined", `topic "${this.name}" was left`, { topic: this.name }));
+  }
+
+  /**
    * @param {TopicStatus} status `failed`, `closed` or `left`
    * @param {StatecastError} error what waiting actions reject with
    */
-  end(status, error) {
+  #end(status, error) {
     if (!this.active) return;
-    this.status = status;
-    this.joinedHere = false;
-    this.resyncing = false;
-    if (status === "failed") this.error = error;
-    this.settleReady.reject(error);
-    const queue = this.queue;
-    this.queue = [];
-    for (const entry of queue) entry.reject(error);
+    this.#status = status;
+    this.#joinedHere = false;
+    this.#resyncing = false;
+    if (status === "failed") this.#error = error;
+    this.#settleReady.reject(error);
+    for (const entry of this.takeWaiting()) entry.reject(error);
     this.emit("status", { status, error });
   }
 
   /** @param {string[]} changed */
-  notify(changed) {
-    for (const subscriber of [...this.subscribers]) this.call(subscriber, changed);
+  #notify(changed) {
+    for (const subscriber of [...this.#subscribers]) this.#call(subscriber, changed);
   }
 
   /**
    * @param {Subscriber} subscriber
    * @param {string[]} changed
    */
-  call(subscriber, changed) {
+  #call(subscriber, changed) {
     try {
-      subscriber(this.state, changed);
+      subscriber(this.#state, changed);
     } catch (error) {
       console.error(`statecast: a subscriber of "${this.name}" threw`, error);
     }

@@ -16,18 +16,29 @@ RECORD_CONNECTION_STATES = """() => {
 
 CONNECTED = re.compile(r"\bsc-connected\b")
 
+# Keeps every WebSocket the page opens within reach, so a test can drop one the way a
+# network failure would, without reaching into the runtime.
+RECORD_SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.openedSockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.openedSockets.push(this);
+    }
+  };
+})()"""
 
-def test_a_dropped_socket_resumes_the_same_store(server, open_page):
+
+def test_a_dropped_socket_resumes_the_same_store(server, context, open_page):
+    context.add_init_script(RECORD_SOCKETS)
     page = open_page(f"{server.origin}/counter.html")
     page.click("#increment")
     page.click("#increment")
     expect(page.locator("#count")).to_have_text("2")
     page.evaluate(RECORD_CONNECTION_STATES)
 
-    page.evaluate("""async () => {
-        const { statecast } = await import('/statecast.js');
-        statecast.client.connection.socket.close();
-    }""")
+    page.evaluate("window.openedSockets.at(-1).close()")
     # The close is reported asynchronously: wait for the drop, then for the way back.
     page.wait_for_function("window.connectionStates.includes('sc-connected')")
     states = page.evaluate("window.connectionStates")

@@ -1,7 +1,7 @@
 // Reconnect delays.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffDelay } from "../../Public/statecast/backoff.js";
+import { backoffDelay, restartDelay } from "../../Public/statecast/backoff.js";
 
 test("delays double from the base, stay within [ceiling/2, ceiling] and stop at the cap", () => {
   const low = (attempt) => backoffDelay(attempt, { random: () => 0 });
@@ -13,4 +13,10 @@ test("delays double from the base, stay within [ceiling/2, ceiling] and stop at 
 
 test("custom base and cap", () => {
   assert.equal(backoffDelay(3, { base: 100, cap: 400, random: () => 0 }), 200);
+});
+
+test("a restarting server is retried after 100 ms to 1 s, spread by the random source", () => {
+  assert.equal(restartDelay(() => 0), 100);
+  assert.equal(restartDelay(() => 0.5), 550);
+  assert.ok(Math.abs(restartDelay(() => 0.999999) - 1000) < 0.01);
 });

@@ -450,3 +450,58 @@ test("a socket closed because its session was resumed elsewhere starts afresh in
   assert.equal(client.session, "fresh");
   assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["counter"]);
 });
+
+test("a server restarting (1012) is retried soon, without showing the page disconnected, and the session resumes", async () => {
+  const socket = await connect("old");
+  const counter = await joined("counter", { count: 1 }, 7);
+  const sending = counter.send({ increment: {} });
+  await settle();
+  socket.serverClose(1012, "service restart");
+  await assert.rejects(sending, { code: "connection_lost" });
+  assert.deepEqual(timers.pendingDelays, [550], "100 ms + random × 900 ms, not the back-off schedule");
+  assert.equal(client.connectionState, "connecting");
+  assert.ok(!states.includes("disconnected"), `states: ${states}`);
+  timers.advance(549);
+  assert.equal(network.sockets.length, 1);
+  timers.advance(1);
+  const next = network.socket;
+  assert.notEqual(next, socket);
+  next.hello("fresh");
+  await settle();
+  const [hello] = next.sent;
+  assert.deepEqual(hello, { op: "hello", ref: hello.ref, session: "old", resume: { counter: 7 } });
+  next.serverSend({ op: "patch", topic: "counter", rev: 8, ops: [{ op: "replace", path: "/count", value: 2 }] });
+  next.ok(hello, { session: "old", resumed: true });
+  await settle();
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "old");
+  assert.deepEqual(counter.state, { count: 2 });
+  assert.deepEqual(next.sentOps("join"), [], "the resumed topic is not re-joined");
+  assert.deepEqual(states, ["connecting", "connected", "connecting", "connected"]);
+});
+
+test("after a 1012, a server still away gets the normal back-off and the page shows it disconnected", async () => {
+  await connect("old");
+  await joined("counter", { count: 1 }, 7);
+  network.socket.serverClose(1012, "service restart");
+  timers.runNext();
+  network.socket.serverClose(1006);
+  assert.equal(client.connectionState, "disconnected");
+  assert.deepEqual(timers.pendingDelays, [375], "the second step of the back-off");
+  timers.runNext();
+  network.socket.serverClose(1012, "service restart");
+  assert.deepEqual(timers.pendingDelays, [750], "a 1012 before any greeting gets no shortcut: a draining server is not hammered");
+  assert.equal(client.connectionState, "disconnected");
+});
+
+test("1001 (the server going away for good) keeps the normal back-off", async () => {
+  const socket = await connect("old");
+  await joined("counter", { count: 1 }, 7);
+  socket.serverClose(1001, "going away");
+  assert.equal(client.connectionState, "disconnected");
+  assert.deepEqual(timers.pendingDelays, [187.5]);
+  timers.runNext();
+  network.socket.hello("fresh");
+  await settle();
+  assert.deepEqual(network.socket.sent[0].resume, { counter: 7 }, "and resumes as after any drop");
+});

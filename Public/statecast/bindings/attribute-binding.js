@@ -19,10 +19,12 @@ import { isSafeAttributeValue, isWritableAttribute } from "../internal/safe-attr
 import { dependenciesOf } from "./binding.js";
 import { writeControl } from "./model-binding.js";
 
+/** @typedef {import("./binding.js").Binding} Binding */
+
 /** Controls whose `value` and `checked` the user edits, so they are set as properties. */
 const EDITABLE = new Set(["input", "textarea", "select"]);
 
-/** @implements {import("./binding.js").Binding} */
+/** @implements {Binding} */
 export class AttributeBinding {
   /**
    * @param {any} element
@@ -35,7 +37,10 @@ export class AttributeBinding {
       if (!isWritableAttribute(lower)) throw new Error(`data-sc-attr may not write "${name}"`);
       return { name: lower, expression };
     });
-    Object.assign(this, dependenciesOf(this.pairs.map((pair) => pair.expression)));
+    const { dependencies, rootDependencies, usesIndex } = dependenciesOf(this.pairs.map((pair) => pair.expression));
+    this.dependencies = dependencies;
+    this.rootDependencies = rootDependencies;
+    this.usesIndex = usesIndex;
   }
 
   /** @param {import("../expression.js").Scope} scope */

@@ -10,7 +10,9 @@
 import { evaluate, parsePairs, truthy } from "../expression.js";
 import { dependenciesOf } from "./binding.js";
 
-/** @implements {import("./binding.js").Binding} */
+/** @typedef {import("./binding.js").Binding} Binding */
+
+/** @implements {Binding} */
 export class ClassBinding {
   /**
    * @param {any} element
@@ -19,7 +21,10 @@ export class ClassBinding {
   constructor(element, source) {
     this.element = element;
     this.pairs = parsePairs(source);
-    Object.assign(this, dependenciesOf(this.pairs.map((pair) => pair.expression)));
+    const { dependencies, rootDependencies, usesIndex } = dependenciesOf(this.pairs.map((pair) => pair.expression));
+    this.dependencies = dependencies;
+    this.rootDependencies = rootDependencies;
+    this.usesIndex = usesIndex;
   }
 
   /** @param {import("../expression.js").Scope} scope */

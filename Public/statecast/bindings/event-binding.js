@@ -46,7 +46,7 @@ export class EventBinding {
     /** @param {any} event */
     const listener = (event) => this.handle(event);
     target.addEventListener(eventName, listener);
-    region.disposers.push(() => {
+    region.onDispose(() => {
       target.removeEventListener(eventName, listener);
       const state = elementState(element);
       if (state.timer !== null) {
@@ -84,6 +84,7 @@ export class EventBinding {
   send(event) {
     const element = this.element;
     const { topic, env } = this.context;
+    /** @type {unknown} */
     let action;
     try {
       action = fillTemplate(this.template, {

@@ -117,7 +117,7 @@ export class ListBinding {
         row = owner;
         unmatched.delete(row);
         const stale = row.item !== item || (row.index !== index && row.region.usesIndex) || (rootTouched && row.region.rootDependencies.length > 0);
-        row.region.scope = this.rowScope(item, index, key);
+        row.region.rescope(this.rowScope(item, index, key));
         row.item = item;
         row.index = index;
         if (stale) row.region.updateAll(changed);
@@ -134,7 +134,7 @@ export class ListBinding {
     }
     const suffix = old.slice(oldEnd + 1);
     const after = suffix.find((row) => row.nodes.length > 0);
-    const before = old.slice(0, start).findLast((row) => row.nodes.length > 0);
+    const before = lastWithNodes(old.slice(0, start));
     this.place(middle, after ? after.nodes[0] : undefined, before);
     this.rows = old.slice(0, start).concat(middle, suffix);
     this.reselect();
@@ -158,7 +158,7 @@ export class ListBinding {
    * @param {unknown} value
    * @param {number} index
    * @param {string} key
-   * @returns {import("../expression.js").Scope}
+   * @returns {import("../expression.js").Scope & { key: string, index: number }}
    */
   rowScope(value, index, key) {
     const list = this;
@@ -320,4 +320,14 @@ export function templateRootDependencies(content) {
   };
   Array.from(/** @type {ArrayLike<any>} */ (content.children)).forEach(visit);
   return found;
+}
+
+/**
+ * The last row that has elements on the page (the one new rows go after).
+ * @param {Row[]} rows
+ * @returns {Row | undefined}
+ */
+function lastWithNodes(rows) {
+  for (let i = rows.length - 1; i >= 0; i--) if (rows[i].nodes.length > 0) return rows[i];
+  return undefined;
 }

@@ -16,7 +16,9 @@
 import { evaluate } from "../expression.js";
 import { dependenciesOf } from "./binding.js";
 
-/** @implements {import("./binding.js").Binding} */
+/** @typedef {import("./binding.js").Binding} Binding */
+
+/** @implements {Binding} */
 export class LocationBinding {
   /**
    * @param {import("../expression.js").Expression} expression
@@ -26,7 +28,10 @@ export class LocationBinding {
     this.expression = expression;
     this.context = context;
     this.initialised = false;
-    Object.assign(this, dependenciesOf([expression]));
+    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+    this.dependencies = dependencies;
+    this.rootDependencies = rootDependencies;
+    this.usesIndex = usesIndex;
   }
 
   /** @param {import("../expression.js").Scope} scope */

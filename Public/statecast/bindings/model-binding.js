@@ -18,6 +18,8 @@ import { displayText, evaluate, truthy } from "../expression.js";
 import { elementState, markEdited, settleEdit } from "../internal/element-state.js";
 import { dependenciesOf } from "./binding.js";
 
+/** @typedef {import("./binding.js").Binding} Binding */
+
 /**
  * Writes a value into a control the way the user would see it.
  * @param {any} element
@@ -40,7 +42,7 @@ export function writeControl(element, value, property) {
   if (element.value !== text) element.value = text;
 }
 
-/** @implements {import("./binding.js").Binding} */
+/** @implements {Binding} */
 export class ModelBinding {
   /**
    * @param {any} element
@@ -52,14 +54,17 @@ export class ModelBinding {
     this.expression = expression;
     /** @type {import("../expression.js").Scope | null} */
     this.scope = null;
-    Object.assign(this, dependenciesOf([expression]));
+    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+    this.dependencies = dependencies;
+    this.rootDependencies = rootDependencies;
+    this.usesIndex = usesIndex;
     elementState(element).model = this;
     /** @param {unknown} event */
     const edited = (event) => markEdited(element, event);
     const blurred = () => settleEdit(element);
     element.addEventListener("input", edited);
     element.addEventListener("blur", blurred);
-    region.disposers.push(() => {
+    region.onDispose(() => {
       element.removeEventListener("input", edited);
       element.removeEventListener("blur", blurred);
     });

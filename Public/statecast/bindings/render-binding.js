@@ -16,6 +16,8 @@
 import { evaluate, parseExpression } from "../expression.js";
 import { dependenciesOf } from "./binding.js";
 
+/** @typedef {import("./binding.js").Binding} Binding */
+
 /**
  * @callback Renderer
  * @param {any} element
@@ -24,7 +26,7 @@ import { dependenciesOf } from "./binding.js";
  * @returns {void}
  */
 
-/** @implements {import("./binding.js").Binding} */
+/** @implements {Binding} */
 export class RenderBinding {
   /**
    * @param {any} element
@@ -41,9 +43,12 @@ export class RenderBinding {
     this.context = context;
     /** @type {import("../expression.js").Scope | null} */
     this.scope = null;
-    Object.assign(this, dependenciesOf([this.expression]));
+    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([this.expression]);
+    this.dependencies = dependencies;
+    this.rootDependencies = rootDependencies;
+    this.usesIndex = usesIndex;
     context.renderBindings.add(this);
-    region.disposers.push(() => context.renderBindings.delete(this));
+    region.onDispose(() => context.renderBindings.delete(this));
   }
 
   /**

@@ -12,7 +12,9 @@
 import { displayText, evaluate } from "../expression.js";
 import { dependenciesOf } from "./binding.js";
 
-/** @implements {import("./binding.js").Binding} */
+/** @typedef {import("./binding.js").Binding} Binding */
+
+/** @implements {Binding} */
 export class TextBinding {
   /**
    * @param {any} element
@@ -23,7 +25,10 @@ export class TextBinding {
     this.expression = expression;
     /** @type {string | undefined} */
     this.shown = undefined;
-    Object.assign(this, dependenciesOf([expression]));
+    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+    this.dependencies = dependencies;
+    this.rootDependencies = rootDependencies;
+    this.usesIndex = usesIndex;
   }
 
   /** @param {import("../expression.js").Scope} scope */

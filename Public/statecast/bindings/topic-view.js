@@ -53,7 +53,7 @@ export class TopicView {
    */
   render(state, changed) {
     const scope = { value: state, root: state };
-    this.region.scope = scope;
+    this.region.rescope(scope);
     if (!this.hasState) {
       this.hasState = true;
       setClass(this.root, "sc-joining", false);

@@ -11,7 +11,9 @@
 import { evaluate, truthy } from "../expression.js";
 import { dependenciesOf } from "./binding.js";
 
-/** @implements {import("./binding.js").Binding} */
+/** @typedef {import("./binding.js").Binding} Binding */
+
+/** @implements {Binding} */
 export class VisibilityBinding {
   /**
    * @param {any} element
@@ -22,7 +24,10 @@ export class VisibilityBinding {
     this.element = element;
     this.expression = expression;
     this.showWhenTrue = showWhenTrue;
-    Object.assign(this, dependenciesOf([expression]));
+    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+    this.dependencies = dependencies;
+    this.rootDependencies = rootDependencies;
+    this.usesIndex = usesIndex;
   }
 
   /** @param {import("../expression.js").Scope} scope */
