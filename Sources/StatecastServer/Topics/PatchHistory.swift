@@ -17,6 +17,9 @@ struct PatchHistory: Sendable {
 
   /// Records the patch frame that moved the topic to `rev` (which is the previous one + 1).
   mutating func append(_ frame: OutboundFrame, rev: Int) {
+    // The revision moves on even when no frame is kept, so that nobody is told that
+    // nothing was missed.
+    newestRev = rev
     guard capacity > 0 else { return }
     if frames.count < capacity {
       frames.append(frame)
@@ -24,7 +27,6 @@ struct PatchHistory: Sendable {
       frames[head] = frame
       head = (head + 1) % capacity
     }
-    newestRev = rev
   }
 
   /// The frames that take a client from `rev` to the newest revision, oldest first, or
