@@ -352,10 +352,21 @@ def test_an_expired_session_is_not_resumed(start_server):
     server = start_server("--session-grace", "0.2")
     client = Client(server.ws_url)
     client.join("counter")
+    client.join("counter/expiry")
+    client.action("counter/expiry", increment())
     session = client.hello["session"]
     client.close()
-    # What is under test is a timeout: let five grace periods pass, then ask.
-    time.sleep(1.0)
+    # The session keeps its room alive while it waits for a resume; once it has expired
+    # the room is gone, and a join starts a fresh one. Looking does not touch the
+    # session: the watcher joins and leaves the room, never resumes.
+    watcher = Client(server.ws_url)
+    deadline = time.monotonic() + 10
+    while True:
+        watcher.join("counter/expiry")
+        if watcher.states["counter/expiry"]["count"] == 0:
+            break
+        watcher.leave("counter/expiry")
+        assert time.monotonic() < deadline, "the session never expired"
     probe = Client(server.ws_url)
     reply, _ = probe.request({"op": "hello", "session": session, "resume": {"counter": 0}})
     assert reply["resumed"] is False
