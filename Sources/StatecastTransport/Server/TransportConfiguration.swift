@@ -55,6 +55,11 @@ package struct TransportConfiguration: Sendable {
   /// The process's open-files limit is raised to at least this many (as far as the
   /// system allows) before listening, so that 10,000+ connections fit.
   package var fileDescriptorLimit = 65_536
+  /// The largest request header section, in bytes (the values of the headers, as
+  /// libwebsockets keeps them): a larger request is answered 431 and closed. Requests
+  /// more than twice as large are dropped without a status, since libwebsockets cannot
+  /// hold them at all.
+  package var maxRequestHeaderSize = 16_384
   /// The `Server` header of HTTP responses.
   package var serverName = "statecast"
 
@@ -79,6 +84,9 @@ package struct TransportConfiguration: Sendable {
     guard pingSeconds >= 1, idleSeconds > pingSeconds, idleSeconds <= Int(UInt16.max) else {
       throw TransportError.invalidConfiguration(
         "need 1 s <= pingInterval < idleTimeout <= 65535 s (got \(pingInterval), \(idleTimeout))")
+    }
+    guard (1_024...1_048_576).contains(maxRequestHeaderSize) else {
+      throw TransportError.invalidConfiguration("maxRequestHeaderSize \(maxRequestHeaderSize) is not in 1024...1048576")
     }
     for (prefix, file) in appPages {
       guard prefix.hasPrefix("/"), !file.isEmpty, !file.contains("..") else {

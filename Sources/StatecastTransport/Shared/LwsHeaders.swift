@@ -17,6 +17,35 @@ package enum LwsHeaders {
     }
   }
 
+  /// Each occurrence of a header, in order (lws keeps a repeated header as fragments).
+  package static func occurrences(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> [String] {
+    var values: [String] = []
+    var index: Int32 = 0
+    while true {
+      let length = Int(lws_hdr_fragment_length(wsi, token, index))
+      guard length > 0 else { return values }
+      let capacity = length + 1
+      values.append(
+        String(unsafeUninitializedCapacity: capacity) { buffer in
+          let copied = buffer.withMemoryRebound(to: CChar.self) { chars in
+            lws_hdr_copy_fragment(wsi, chars.baseAddress, Int32(capacity), token, index)
+          }
+          return copied > 0 ? Int(copied) : 0
+        })
+      index += 1
+    }
+  }
+
+  /// The bytes lws holds for the request's headers it knows by name (the request line
+  /// included), which is how the transport measures a request against its header limit.
+  package static func knownHeadersLength(_ wsi: OpaquePointer) -> Int {
+    var total = 0
+    for raw in 0..<_WSI_TOKEN_CLIENT_SENT_PROTOCOLS.rawValue {
+      total += Int(lws_hdr_total_length(wsi, lws_token_indexes(rawValue: raw)))
+    }
+    return total
+  }
+
   /// A comma-separated header as its trimmed, non-empty elements.
   package static func list(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> [String] {
     guard let text = value(wsi, token) else { return [] }

@@ -24,10 +24,22 @@ enum HTTPResponder {
     return complete(wsi, send(wsi, status: 404, contentType: "text/plain", body: "not found"))
   }
 
-  /// Refuses an upgrade with `status` and a short text. Returns 1, which tells lws the
-  /// response was written and the transaction is over.
-  static func refuse(_ wsi: OpaquePointer, status: UInt32, message: String) -> Int32 {
-    send(wsi, status: status, contentType: "text/plain", body: message) ? 1 : -1
+  /// Answers a request with `refusal` in HTTP/1.1 and ends the connection. Returns -1,
+  /// which makes lws close the connection once the response is flushed. Service thread,
+  /// in an HTTP callback (the header table still attached).
+  static func refuse(_ wsi: OpaquePointer, _ refusal: HTTPRefusal, serverName: String) -> Int32 {
+    let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+    _ = writeRaw(wsi, refusal.response(serverName: serverName, includeBody: !isHead), kind: LWS_WRITE_HTTP_HEADERS)
+    return -1
+  }
+
+  /// Writes `bytes` as they are (a whole response built here). Service thread.
+  static func writeRaw(_ wsi: OpaquePointer, _ bytes: [UInt8], kind: lws_write_protocol) -> Bool {
+    let headroom = Int(statecast_lws_pre)
+    var buffer = [UInt8](repeating: 0, count: headroom) + bytes
+    return buffer.withUnsafeMutableBufferPointer { pointer in
+      lws_write(wsi, pointer.baseAddress! + headroom, bytes.count, kind) >= 0
+    }
   }
 
   /// The file for the longest app page prefix that `path` is, or is under.

@@ -1,5 +1,11 @@
 internal import CLibWebSockets
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Every HTTP request, upgrade and WebSocket event of the server's context arrives here,
 /// through ``statecastProtocolCallback``. Service thread.
 extension WebSocketTransport: LibWebSocketsCallbacks {
@@ -12,7 +18,14 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       wakeConnections()
       return 0
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-      return confirmUpgrade(wsi, kind: input)
+      return confirmUpgrade(wsi, kind: event.string)
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+      if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
+      return 0
+    case LWS_CALLBACK_RAW_RX:
+      return rawReceived(wsi, session: user, event.bytes)
+    case LWS_CALLBACK_RAW_ADOPT, LWS_CALLBACK_RAW_CLOSE, LWS_CALLBACK_RAW_WRITEABLE:
+      return 0
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
       return filterUpgrade(wsi, session: user)
     case LWS_CALLBACK_ESTABLISHED:
@@ -39,29 +52,66 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
 
   // MARK: - Upgrades
 
-  /// Accepts or refuses an HTTP upgrade before lws looks at it: path, subprotocol and
-  /// Origin. A refusal answers an HTTP status (404, 400, 403, or 503 while shutting
-  /// down) instead of dropping the TCP connection. Service thread.
-  private func confirmUpgrade(_ wsi: OpaquePointer, kind: UnsafeMutableRawPointer?) -> Int32 {
-    let upgrade = kind.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-    guard upgrade.lowercased() == "websocket" else { return 0 }
+  /// Accepts or refuses an HTTP upgrade before lws looks at it: header size, path, the
+  /// handshake's own headers (RFC 6455 section 4.2.1), subprotocol and Origin. A refusal
+  /// answers an HTTP/1.1 status (431, 404, 400, 426, 403, or 503 while shutting down)
+  /// and closes. An `h2c` upgrade is refused with 400: the port speaks HTTP/1.1 only.
+  /// Service thread.
+  private func confirmUpgrade(_ wsi: OpaquePointer, kind: String?) -> Int32 {
+    if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
+    guard kind?.lowercased() == "websocket" else {
+      return refuse(wsi, HTTPRefusal(status: 400, message: "only WebSocket upgrades are supported"))
+    }
     guard service.listening else {
-      return HTTPResponder.refuse(wsi, status: 503, message: "shutting down")
+      return refuse(wsi, HTTPRefusal(status: 503, message: "shutting down"))
     }
     guard Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo) != nil
     else {
-      return HTTPResponder.refuse(wsi, status: 404, message: "no WebSocket endpoint here")
+      return refuse(wsi, HTTPRefusal(status: 404, message: "no WebSocket endpoint here"))
     }
+    let upgrade = UpgradeRequest(
+      httpVersion: LwsHeaders.value(wsi, WSI_TOKEN_HTTP), keys: LwsHeaders.occurrences(wsi, WSI_TOKEN_KEY),
+      versions: LwsHeaders.occurrences(wsi, WSI_TOKEN_VERSION))
+    if let refusal = upgrade.refusal { return refuse(wsi, refusal) }
     let offered = LwsHeaders.list(wsi, WSI_TOKEN_PROTOCOL)
     guard offered.isEmpty || offered.contains(Endpoint.subprotocol) else {
-      return HTTPResponder.refuse(wsi, status: 400, message: "subprotocol \(Endpoint.subprotocol) required")
+      return refuse(wsi, HTTPRefusal(status: 400, message: "subprotocol \(Endpoint.subprotocol) required"))
     }
     guard
       originPolicy.accepts(
         origin: LwsHeaders.value(wsi, WSI_TOKEN_ORIGIN), host: LwsHeaders.value(wsi, WSI_TOKEN_HOST))
     else {
-      return HTTPResponder.refuse(wsi, status: 403, message: "origin not allowed")
+      return refuse(wsi, HTTPRefusal(status: 403, message: "origin not allowed"))
     }
+    return 0
+  }
+
+  /// 431 when the request's headers exceed the configured limit. Service thread.
+  private func headerSizeRefusal(_ wsi: OpaquePointer) -> HTTPRefusal? {
+    LwsHeaders.knownHeadersLength(wsi) > configuration.maxRequestHeaderSize ? .headersTooLarge : nil
+  }
+
+  /// Writes `refusal` and closes. Service thread.
+  private func refuse(_ wsi: OpaquePointer, _ refusal: HTTPRefusal) -> Int32 {
+    HTTPResponder.refuse(wsi, refusal, serverName: configuration.serverName)
+  }
+
+  /// Answers a connection lws handed over as a raw socket: a `CONNECT` request (405) or
+  /// a request with a method lws does not know (501). The first bytes are the request;
+  /// the answer is written once, then the connection only waits for the peer to close
+  /// (what it still sends is discarded) for up to ``lingerSeconds``. Service thread.
+  private func rawReceived(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?, _ bytes: UnsafeRawBufferPointer)
+    -> Int32
+  {
+    let state = session?.assumingMemoryBound(to: statecast_session.self)
+    if state?.pointee.closing == 1 { return 0 }
+    let refusal: HTTPRefusal = bytes.starts(with: "CONNECT ".utf8) ? .connectNotAllowed : .unknownMethod
+    guard HTTPResponder.writeRaw(wsi, refusal.response(serverName: configuration.serverName), kind: LWS_WRITE_HTTP),
+      let state
+    else { return -1 }
+    state.pointee.closing = 1
+    _ = Glibc.shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR))
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
     return 0
   }
 
@@ -190,6 +240,10 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       }
     }
   }
+
+  /// How long a connection the server is closing waits for the peer to close its side,
+  /// reading and discarding what it still sends, before it is closed anyway.
+  static let lingerSeconds = 2
 
   /// How many frames one `SERVER_WRITEABLE` may write before yielding to other sockets.
   private static let writesPerWriteable = 16

@@ -92,7 +92,10 @@ final class ServerContext: @unchecked Sendable {
     info.retry_and_idle_policy = UnsafePointer(idlePolicy)
     info.server_string = allocations.string(configuration.serverName)
     info.user = callbackTarget.opaque
-    info.options |= statecast_option_validate_utf8
+    info.options |= statecast_option_validate_utf8 | statecast_option_fallback_to_raw
+    // Room for twice the header limit, so that a request over the limit is still parsed
+    // and answered 431 instead of being dropped without a status.
+    info.max_http_header_data2 = UInt32(configuration.maxRequestHeaderSize * 2)
     if let tls = configuration.tls {
       info.options |= statecast_option_ssl_global_init
       info.ssl_cert_filepath = allocations.string(tls.certificatePath)
