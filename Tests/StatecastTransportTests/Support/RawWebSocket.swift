@@ -39,9 +39,9 @@ final class RawWebSocket: @unchecked Sendable {
     }
   }
 
-  /// Sends one masked frame with FIN set.
-  func writeFrame(opcode: UInt8, payload: [UInt8]) throws {
-    var frame: [UInt8] = [0x80 | opcode]
+  /// Sends one masked frame, with FIN set unless `fin` is false.
+  func writeFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
+    var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
     let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
     switch payload.count {
     case ..<126: frame.append(0x80 | UInt8(payload.count))
