@@ -11,7 +11,8 @@ import Testing
 struct LingeringCloseTests {
   /// Sends `fragments` fragments of 16 KiB as one text message without reading, then
   /// reads until the close frame; returns the frames read.
-  private func sendWithoutReading(port: Int, path: String = "/ws", fragments: Int = 64, opcode: UInt8 = 0x1) throws
+  private func sendWithoutReading(port: Int, path: String = "/ws", fragments: Int = 64, opcode: UInt8 = 0x1)
+    throws
     -> [RawWebSocket.Frame]
   {
     let socket = try RawWebSocket(port: port, path: path)
@@ -40,7 +41,8 @@ struct LingeringCloseTests {
     let fixture = try TransportFixture.start()
     for _ in 0..<20 {
       let frames = try sendWithoutReading(port: fixture.port)
-      #expect(frames.first.map { String(decoding: $0.payload, as: UTF8.self) } == RecordingHandler.tooLargeReply)
+      #expect(
+        frames.first.map { String(decoding: $0.payload, as: UTF8.self) } == RecordingHandler.tooLargeReply)
       #expect(Self.closeCode(frames) == 1009)
     }
     await fixture.stop()

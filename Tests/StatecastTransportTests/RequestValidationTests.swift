@@ -26,7 +26,8 @@ struct RequestValidationTests {
     port: Int, version: String = "HTTP/1.1", keys: [String] = ["dGhlIHNhbXBsZSBub25jZQ=="],
     versions: [String] = ["13"], extra: String = ""
   ) -> String {
-    var request = "GET /ws \(version)\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    var request =
+      "GET /ws \(version)\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
     for key in keys { request += "Sec-WebSocket-Key: \(key)\r\n" }
     for value in versions { request += "Sec-WebSocket-Version: \(value)\r\n" }
     return request + extra + "\r\n"
@@ -39,7 +40,9 @@ struct RequestValidationTests {
     #expect(answer.hasPrefix("HTTP/1.1 101"))
   }
 
-  @Test(arguments: [["abc"], ["dGhlIHNhbXBsZSBub25jZQ==", "dGhlIHNhbXBsZSBub25jZQ=="], [], ["dGhlIHNhbXBsZSBub25jZQ"]])
+  @Test(arguments: [
+    ["abc"], ["dGhlIHNhbXBsZSBub25jZQ==", "dGhlIHNhbXBsZSBub25jZQ=="], [], ["dGhlIHNhbXBsZSBub25jZQ"],
+  ])
   func aBadKeyIsRefusedWith400(keys: [String]) async throws {
     let fixture = try TransportFixture.start()
     let answer = try exchange(upgrade(port: fixture.port, keys: keys), port: fixture.port)
@@ -112,7 +115,8 @@ struct RequestValidationTests {
   @Test func aLargeCookieWithinTheLimitStillUpgrades() async throws {
     let fixture = try TransportFixture.start()
     let cookie = String(repeating: "a", count: 12_000)
-    let answer = try exchange(upgrade(port: fixture.port, extra: "Cookie: c=\(cookie)\r\n"), port: fixture.port)
+    let answer = try exchange(
+      upgrade(port: fixture.port, extra: "Cookie: c=\(cookie)\r\n"), port: fixture.port)
     await fixture.stop()
     #expect(answer.hasPrefix("HTTP/1.1 101"), "\(answer.prefix(200))")
   }
@@ -122,7 +126,8 @@ struct RequestValidationTests {
     let cookie = String(repeating: "a", count: 20_000)
     let page = try exchange(
       "GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: c=\(cookie)\r\n\r\n", port: fixture.port)
-    let upgrade = try exchange(upgrade(port: fixture.port, extra: "Cookie: c=\(cookie)\r\n"), port: fixture.port)
+    let upgrade = try exchange(
+      upgrade(port: fixture.port, extra: "Cookie: c=\(cookie)\r\n"), port: fixture.port)
     await fixture.stop()
     #expect(page.hasPrefix("HTTP/1.1 431"), "\(page.prefix(200))")
     #expect(upgrade.hasPrefix("HTTP/1.1 431"), "\(upgrade.prefix(200))")

@@ -79,18 +79,21 @@ package struct TransportConfiguration: Sendable {
     }
     guard outboundHighWatermark > 0, outboundHardLimit >= outboundHighWatermark else {
       throw TransportError.invalidConfiguration(
-        "outboundHardLimit (\(outboundHardLimit)) must be at least outboundHighWatermark (\(outboundHighWatermark)) > 0")
+        "outboundHardLimit (\(outboundHardLimit)) must be at least outboundHighWatermark (\(outboundHighWatermark)) > 0"
+      )
     }
     guard pingSeconds >= 1, idleSeconds > pingSeconds, idleSeconds <= Int(UInt16.max) else {
       throw TransportError.invalidConfiguration(
         "need 1 s <= pingInterval < idleTimeout <= 65535 s (got \(pingInterval), \(idleTimeout))")
     }
     guard (1_024...1_048_576).contains(maxRequestHeaderSize) else {
-      throw TransportError.invalidConfiguration("maxRequestHeaderSize \(maxRequestHeaderSize) is not in 1024...1048576")
+      throw TransportError.invalidConfiguration(
+        "maxRequestHeaderSize \(maxRequestHeaderSize) is not in 1024...1048576")
     }
     for (prefix, file) in appPages {
       guard prefix.hasPrefix("/"), !file.isEmpty, !file.contains("..") else {
-        throw TransportError.invalidConfiguration("app page \(prefix) -> \(file) must map /prefix to a file name")
+        throw TransportError.invalidConfiguration(
+          "app page \(prefix) -> \(file) must map /prefix to a file name")
       }
     }
     return self

@@ -77,7 +77,8 @@ package final class WebSocketTransport: @unchecked Sendable {
       let configuration = try configuration.validated()
       if let publicDirectory {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory), isDirectory.boolValue
+        guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory),
+          isDirectory.boolValue
         else {
           throw TransportError.invalidConfiguration("package directory \(publicDirectory) does not exist")
         }

@@ -65,5 +65,6 @@ package func statecastProtocolCallback(
   guard let wsi, let contextUser = lws_context_user(lws_get_context(wsi)) else { return 0 }
   let receiver = Unmanaged<CallbackTarget>.fromOpaque(contextUser).takeUnretainedValue().receiver
   receiver.serviceThread.check()
-  return receiver.handle(LibWebSocketsEvent(wsi: wsi, reason: reason, user: user, input: input, length: length))
+  return receiver.handle(
+    LibWebSocketsEvent(wsi: wsi, reason: reason, user: user, input: input, length: length))
 }

@@ -45,7 +45,8 @@ package final class OutboundFrame: @unchecked Sendable {
   ///   - count: the payload's exact length.
   ///   - initialize: writes all `count` bytes into the buffer it is given.
   package init(
-    kind: Kind = .text, count: Int, initializingWith initialize: (UnsafeMutableRawBufferPointer) throws -> Void
+    kind: Kind = .text, count: Int,
+    initializingWith initialize: (UnsafeMutableRawBufferPointer) throws -> Void
   ) rethrows {
     precondition(count >= 0, "a frame cannot have a negative length")
     self.kind = kind

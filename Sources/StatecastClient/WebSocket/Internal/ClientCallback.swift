@@ -114,7 +114,9 @@ extension ClientEngine: LibWebSocketsCallbacks {
 
   /// Reassembles fragments into messages and hands each whole one to the connection's
   /// events. Service thread.
-  private func received(_ wsi: OpaquePointer, id: UInt64, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+  private func received(_ wsi: OpaquePointer, id: UInt64, _ input: UnsafeMutableRawPointer?, _ length: Int)
+    -> Int32
+  {
     guard service.entries[id] != nil else { return -1 }
     if service.entries[id]!.rejecting { return 0 }
     let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
@@ -153,7 +155,8 @@ extension ClientEngine: LibWebSocketsCallbacks {
         CloseFrame.setReason(wsi, code: close.code, reason: close.reason)
         return -1
       case .frame(let frame, let more):
-        if lws_write(wsi, frame.payload.writablePayload, frame.payload.count, lws_write_protocol(rawValue: frame.flags))
+        if lws_write(
+          wsi, frame.payload.writablePayload, frame.payload.count, lws_write_protocol(rawValue: frame.flags))
           < 0
         {
           return -1

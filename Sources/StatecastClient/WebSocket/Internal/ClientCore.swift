@@ -1,5 +1,5 @@
-import Foundation
 internal import CLibWebSockets
+import Foundation
 import StatecastTransport
 
 /// The client's state shared between tasks and the service thread: connect requests,

@@ -1,5 +1,5 @@
-import Foundation
 internal import CLibWebSockets
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -118,7 +118,8 @@ final class ConnectionTable: @unchecked Sendable {
   @discardableResult
   func requestClose(_ id: ConnectionID, code: UInt16, reason: String) -> Bool {
     lock.withLock {
-      guard let index = openIndex(of: id), slots[index].pendingClose == nil, !slots[index].killRequested else {
+      guard let index = openIndex(of: id), slots[index].pendingClose == nil, !slots[index].killRequested
+      else {
         return false
       }
       slots[index].pendingClose = PendingClose(code: code, reason: reason)
@@ -253,7 +254,9 @@ final class ConnectionTable: @unchecked Sendable {
 
   private func openIndex(of id: ConnectionID) -> Int? {
     let index = Int(id.slot)
-    guard index < slots.count, slots[index].isOpen, slots[index].generation == id.generation else { return nil }
+    guard index < slots.count, slots[index].isOpen, slots[index].generation == id.generation else {
+      return nil
+    }
     return index
   }
 

@@ -29,7 +29,8 @@ enum HTTPResponder {
   /// in an HTTP callback (the header table still attached).
   static func refuse(_ wsi: OpaquePointer, _ refusal: HTTPRefusal, serverName: String) -> Int32 {
     let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
-    _ = writeRaw(wsi, refusal.response(serverName: serverName, includeBody: !isHead), kind: LWS_WRITE_HTTP_HEADERS)
+    _ = writeRaw(
+      wsi, refusal.response(serverName: serverName, includeBody: !isHead), kind: LWS_WRITE_HTTP_HEADERS)
     return -1
   }
 
@@ -61,11 +62,15 @@ enum HTTPResponder {
       let start = buffer.baseAddress! + headroom
       let end = buffer.baseAddress! + buffer.count - 1
       var cursor: UnsafeMutablePointer<UInt8>? = start
-      guard lws_add_http_common_headers(wsi, status, contentType, lws_filepos_t(bodyBytes.count), &cursor, end) == 0
+      guard
+        lws_add_http_common_headers(wsi, status, contentType, lws_filepos_t(bodyBytes.count), &cursor, end)
+          == 0
       else { return false }
       let noStore = Array("no-store".utf8)
-      guard lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, noStore, Int32(noStore.count), &cursor, end)
-        == 0
+      guard
+        lws_add_http_header_by_token(
+          wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, noStore, Int32(noStore.count), &cursor, end)
+          == 0
       else { return false }
       return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
     }

@@ -27,7 +27,8 @@ struct OriginPolicy: Sendable {
   init(allowedOrigins: [String], tls: Bool) {
     allowed = allowedOrigins.compactMap { entry in
       let trimmed = entry.trimmingWhitespace()
-      return trimmed.contains("://") ? Self.parseOrigin(trimmed) : Self.parseAuthority(trimmed, defaultPort: nil)
+      return trimmed.contains("://")
+        ? Self.parseOrigin(trimmed) : Self.parseAuthority(trimmed, defaultPort: nil)
     }
     defaultPort = tls ? 443 : 80
   }

@@ -65,7 +65,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     guard service.listening else {
       return refuse(wsi, HTTPRefusal(status: 503, message: "shutting down"))
     }
-    guard Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo) != nil
+    guard
+      Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo) != nil
     else {
       return refuse(wsi, HTTPRefusal(status: 404, message: "no WebSocket endpoint here"))
     }
@@ -100,13 +101,17 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   /// a request with a method lws does not know (501). The first bytes are the request;
   /// the answer is written once, then the connection only waits for the peer to close
   /// (what it still sends is discarded) for up to ``lingerSeconds``. Service thread.
-  private func rawReceived(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?, _ bytes: UnsafeRawBufferPointer)
+  private func rawReceived(
+    _ wsi: OpaquePointer, session: UnsafeMutableRawPointer?, _ bytes: UnsafeRawBufferPointer
+  )
     -> Int32
   {
     let state = session?.assumingMemoryBound(to: statecast_session.self)
     if state?.pointee.closing == 1 { return 0 }
     let refusal: HTTPRefusal = bytes.starts(with: "CONNECT ".utf8) ? .connectNotAllowed : .unknownMethod
-    guard HTTPResponder.writeRaw(wsi, refusal.response(serverName: configuration.serverName), kind: LWS_WRITE_HTTP),
+    guard
+      HTTPResponder.writeRaw(
+        wsi, refusal.response(serverName: configuration.serverName), kind: LWS_WRITE_HTTP),
       let state
     else { return -1 }
     state.pointee.closing = 1
@@ -119,7 +124,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   /// (plain values only). Service thread.
   private func filterUpgrade(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
     guard let session,
-      let endpoint = Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
+      let endpoint = Endpoint(
+        path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
     else { return 1 }
     session.assumingMemoryBound(to: statecast_session.self).pointee.endpoint = endpoint.rawValue
     return 0

@@ -49,7 +49,9 @@ final class ServerContext: @unchecked Sendable {
   ///   - publicDirectory: the absolute public directory, if any.
   ///   - callbacks: receives every callback of the context (the transport, which owns
   ///     this context and outlives it).
-  init(configuration: TransportConfiguration, publicDirectory: String?, callbacks: any LibWebSocketsCallbacks) throws {
+  init(configuration: TransportConfiguration, publicDirectory: String?, callbacks: any LibWebSocketsCallbacks)
+    throws
+  {
     let allocations = CAllocations()
     let callbackTarget = CallbackTarget(callbacks)
 
@@ -147,7 +149,9 @@ final class ServerContext: @unchecked Sendable {
   }
 
   /// The `extra_mimetypes` linked list, consulted by lws before its own table.
-  private static func mimeTypeList(_ allocations: CAllocations) -> UnsafeMutablePointer<lws_protocol_vhost_options> {
+  private static func mimeTypeList(_ allocations: CAllocations) -> UnsafeMutablePointer<
+    lws_protocol_vhost_options
+  > {
     let list = allocations.zeroed(lws_protocol_vhost_options.self, count: contentTypes.count)
     for (index, entry) in contentTypes.enumerated() {
       list[index].name = allocations.string(entry.suffix)
