@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Targets form a one-way chain (see docs/ARCHITECTURE.md):
-/// `Statecast` (pure core) ← `StatecastJSON` (diff) ← `StatecastServer` ← `CLibWebSockets`.
+/// `Statecast` (pure core) ← `StatecastJSON` (diff) ← `StatecastServer` ← `StatecastTransport` ←
+/// `CLibWebSockets`; `StatecastClient` also sits on `StatecastTransport`.
 /// The core and the JSON engine depend on Foundation only and build without any C library.
 let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
@@ -51,11 +52,18 @@ let package = Package(
       pkgConfig: "libwebsockets",
       providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
     ),
-    // The server: lws transport, wire protocol, sessions, topics, shared stores.
+    // The only home of libwebsockets code: the server transport (WebSocketTransport) and
+    // the pieces the client engine shares with it. Not a product: its API is `package`.
+    .target(
+      name: "StatecastTransport",
+      dependencies: ["CLibWebSockets"],
+      swiftSettings: swiftSettings
+    ),
+    // The server: wire protocol, sessions, topics, shared stores, on StatecastTransport.
     .target(
       name: "StatecastServer",
       dependencies: [
-        "Statecast", "StatecastJSON", "CLibWebSockets",
+        "Statecast", "StatecastJSON", "StatecastTransport",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: swiftSettings
@@ -63,7 +71,7 @@ let package = Package(
     // A Swift client of the wire protocol over the libwebsockets client API.
     .target(
       name: "StatecastClient",
-      dependencies: ["StatecastJSON", "CLibWebSockets"],
+      dependencies: ["StatecastJSON", "StatecastTransport", "CLibWebSockets"],
       swiftSettings: swiftSettings
     ),
     // The source documents' examples as feature modules (the demos' server side).
@@ -87,6 +95,11 @@ let package = Package(
     .testTarget(
       name: "StatecastExamplesTests",
       dependencies: ["StatecastExamples", "StatecastTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "StatecastTransportTests",
+      dependencies: ["StatecastTransport", "StatecastClient", "StatecastJSON"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

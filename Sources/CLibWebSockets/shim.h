@@ -26,6 +26,11 @@ static const uint64_t statecast_option_validate_utf8 = LWS_SERVER_OPTION_VALIDAT
 static const uint64_t statecast_option_raw_origin = LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
 /// Listen on IPv4 only, for a configured IPv4 host such as `127.0.0.1`.
 static const uint64_t statecast_option_disable_ipv6 = LWS_SERVER_OPTION_DISABLE_IPV6;
+/// Hand a request with an unknown method to the protocol callback as a raw socket
+/// (`LWS_CALLBACK_RAW_ADOPT`, then `RAW_RX` with the bytes read) instead of answering
+/// `HTTP/1.0 403`; a `CONNECT` request takes that path whatever the option. The server
+/// answers both itself, in HTTP/1.1.
+static const uint64_t statecast_option_fallback_to_raw = LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG;
 
 /// What lws keeps for each server-side WebSocket connection (`per_session_data_size`).
 ///
@@ -37,7 +42,9 @@ struct statecast_session {
   uint64_t connection;
   /// Which endpoint the upgrade was accepted for (the transport's `Endpoint` raw value).
   uint32_t endpoint;
-  uint32_t reserved;
+  /// Set once a connection is being closed by the server and only waits for the peer:
+  /// what it still sends is read and discarded (a lingering close).
+  uint32_t closing;
 };
 
 #endif

@@ -1,25 +1,13 @@
 internal import CLibWebSockets
+import StatecastTransport
 
-/// The libwebsockets protocol callback of the client: every connection event arrives
-/// here. Service thread.
-///
-/// A global function because C needs a plain function pointer; the engine comes back
-/// from the context's user pointer, the connection from the wsi's opaque user data (its
-/// id, a plain integer).
-func statecastClientCallback(
-  _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-  _ input: UnsafeMutableRawPointer?, _ length: Int
-) -> Int32 {
-  guard let wsi, let contextUser = lws_context_user(lws_get_context(wsi)) else { return 0 }
-  let engine = Unmanaged<ClientEngine>.fromOpaque(contextUser).takeUnretainedValue()
-  return engine.handleCallback(wsi, reason, input, length)
-}
-
-extension ClientEngine {
+/// Every connection event of the client context arrives here, through
+/// `statecastProtocolCallback`; the connection comes back from the wsi's opaque user data
+/// (its id, a plain integer). Service thread.
+extension ClientEngine: LibWebSocketsCallbacks {
   /// Dispatches one libwebsockets callback. Service thread.
-  func handleCallback(
-    _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ length: Int
-  ) -> Int32 {
+  package func handle(_ event: LibWebSocketsEvent) -> Int32 {
+    let (wsi, reason, input, length) = (event.wsi, event.reason, event.input, event.length)
     if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
       startRequestedWork()
       return 0
@@ -28,7 +16,7 @@ extension ClientEngine {
     let id = UInt64(UInt(bitPattern: opaque))
     switch reason {
     case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH:
-      let chosen = Self.header(wsi, WSI_TOKEN_PROTOCOL)
+      let chosen = LwsHeaders.value(wsi, WSI_TOKEN_PROTOCOL)
       service.entries[id]?.connection.setSubprotocol(chosen)
       return 0
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
@@ -39,7 +27,7 @@ extension ClientEngine {
       connect.resume()
       return 0
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-      let message = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
+      let message = event.string ?? "connection error"
       core.release(id)
       service.finish(id, error: message)
       return 0
@@ -48,7 +36,7 @@ extension ClientEngine {
     case LWS_CALLBACK_CLIENT_WRITEABLE:
       return writeable(wsi, id: id)
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-      let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+      let payload = event.bytes
       let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
       let reason = payload.count > 2 ? String(decoding: payload[2...], as: UTF8.self) : ""
       service.entries[id]?.close = (code, reason)
@@ -126,7 +114,9 @@ extension ClientEngine {
 
   /// Reassembles fragments into messages and hands each whole one to the connection's
   /// events. Service thread.
-  private func received(_ wsi: OpaquePointer, id: UInt64, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+  private func received(_ wsi: OpaquePointer, id: UInt64, _ input: UnsafeMutableRawPointer?, _ length: Int)
+    -> Int32
+  {
     guard service.entries[id] != nil else { return -1 }
     if service.entries[id]!.rejecting { return 0 }
     let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
@@ -134,7 +124,7 @@ extension ClientEngine {
       service.entries[id]!.rejecting = true
       service.entries[id]!.inbound = []
       service.entries[id]!.close = (1009, "message too big")
-      Self.setCloseReason(wsi, code: 1009, reason: "message too big")
+      CloseFrame.setReason(wsi, code: 1009, reason: "message too big")
       return -1
     }
     let isFinal = lws_is_final_fragment(wsi) != 0
@@ -162,10 +152,13 @@ extension ClientEngine {
         return 0
       case .close(let close):
         service.entries[id]?.close = (close.code, close.reason)
-        Self.setCloseReason(wsi, code: close.code, reason: close.reason)
+        CloseFrame.setReason(wsi, code: close.code, reason: close.reason)
         return -1
       case .frame(let frame, let more):
-        if lws_write(wsi, frame.writablePayload, frame.count, lws_write_protocol(rawValue: frame.flags)) < 0 {
+        if lws_write(
+          wsi, frame.payload.writablePayload, frame.payload.count, lws_write_protocol(rawValue: frame.flags))
+          < 0
+        {
           return -1
         }
         writes += 1
@@ -175,24 +168,6 @@ extension ClientEngine {
           return 0
         }
       }
-    }
-  }
-
-  /// Sets the close code and reason lws sends when the connection closes. Service thread.
-  private static func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
-    var bytes = Array(reason.utf8.prefix(123))
-    bytes.withUnsafeMutableBufferPointer { buffer in
-      lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
-    }
-  }
-
-  /// A response header of the upgrade, while lws still holds the headers. Service thread.
-  private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
-    let length = Int(lws_hdr_total_length(wsi, token))
-    guard length > 0 else { return nil }
-    return String(unsafeUninitializedCapacity: length + 1) { buffer in
-      let copied = buffer.withMemoryRebound(to: CChar.self) { lws_hdr_copy(wsi, $0.baseAddress, Int32(length + 1), token) }
-      return max(Int(copied), 0)
     }
   }
 

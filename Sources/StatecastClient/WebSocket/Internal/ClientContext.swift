@@ -1,10 +1,5 @@
 internal import CLibWebSockets
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import StatecastTransport
 
 /// Owns the client's libwebsockets context (no listening port) and the C memory its
 /// protocols array points into.
@@ -19,26 +14,29 @@ final class ClientContext: @unchecked Sendable {
   static let protocolName = "statecast-client"
 
   let context: OpaquePointer
-  private let protocols: UnsafeMutablePointer<lws_protocols>
-  private let name: UnsafeMutablePointer<CChar>
+  private let allocations = CAllocations()
+  /// What the context's user pointer points at; lives as long as the context.
+  private let callbackTarget: CallbackTarget
 
-  init(connectTimeoutSeconds: Int, user: UnsafeMutableRawPointer) throws {
-    name = strdup(Self.protocolName)!
-    protocols = .allocate(capacity: 2)
-    protocols.initialize(repeating: lws_protocols(), count: 2)
-    protocols[0].name = UnsafePointer(name)
-    protocols[0].callback = statecastClientCallback
+  /// Creates the context. Creating thread, before the service thread starts.
+  ///
+  /// - Parameters:
+  ///   - connectTimeoutSeconds: how long a connect and its upgrade may take.
+  ///   - callbacks: receives every callback (the engine, which lives for the process).
+  init(connectTimeoutSeconds: Int, callbacks: any LibWebSocketsCallbacks) throws {
+    callbackTarget = CallbackTarget(callbacks)
+    let protocols = allocations.zeroed(lws_protocols.self, count: 2)
+    protocols[0].name = allocations.string(Self.protocolName)
+    protocols[0].callback = statecastProtocolCallback
 
     var info = lws_context_creation_info()
     info.port = -1  // CONTEXT_PORT_NO_LISTEN: a client context
     info.protocols = UnsafePointer(protocols)
     info.options = statecast_option_ssl_global_init | statecast_option_raw_origin
-    info.user = user
+    info.user = callbackTarget.opaque
     info.connect_timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
     info.timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
     guard let context = lws_create_context(&info) else {
-      protocols.deallocate()
-      free(name)
       throw WebSocketClientError.connectionFailed("cannot create a libwebsockets client context")
     }
     self.context = context
@@ -51,7 +49,5 @@ final class ClientContext: @unchecked Sendable {
 
   deinit {
     lws_context_destroy(context)
-    protocols.deallocate()
-    free(name)
   }
 }

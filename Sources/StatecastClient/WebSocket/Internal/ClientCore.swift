@@ -1,5 +1,6 @@
-import Foundation
 internal import CLibWebSockets
+import Foundation
+import StatecastTransport
 
 /// The client's state shared between tasks and the service thread: connect requests,
 /// each open connection's outbound queue and close request, and the connections to wake.
@@ -23,12 +24,11 @@ final class ClientCore: @unchecked Sendable {
   }
 
   private struct Outbound {
-    var frames: [ClientFrame] = []
-    var head = 0
+    var frames = FrameQueue<ClientFrame>()
     var close: PendingClose?
     var wakePending = false
 
-    var isEmpty: Bool { head == frames.count }
+    var isEmpty: Bool { frames.isEmpty }
   }
 
   private let lock = NSLock()
@@ -38,6 +38,11 @@ final class ClientCore: @unchecked Sendable {
   private var wakeList: [UInt64] = []
   private var wakeRequested = false
   private var context: OpaquePointer?
+  private let serviceThread: ServiceThread
+
+  init(serviceThread: ServiceThread) {
+    self.serviceThread = serviceThread
+  }
 
   /// A fresh connection id (never reused). Any thread.
   func makeID() -> UInt64 {
@@ -98,17 +103,20 @@ final class ClientCore: @unchecked Sendable {
 
   /// Makes `id` sendable: called when its upgrade succeeded. Service thread.
   func open(_ id: UInt64) {
+    serviceThread.check()
     lock.withLock { outbound[id] = Outbound() }
   }
 
   /// Forgets `id` and drops its queue: called when it closed. Service thread.
   func release(_ id: UInt64) {
+    serviceThread.check()
     lock.withLock { _ = outbound.removeValue(forKey: id) }
   }
 
   /// Takes the connect requests and the connections to wake. Service thread, on
   /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
   func takeWork(requests taken: inout [ConnectRequest], wakes: inout [UInt64]) {
+    serviceThread.check()
     taken.removeAll(keepingCapacity: true)
     wakes.removeAll(keepingCapacity: true)
     lock.withLock {
@@ -124,18 +132,10 @@ final class ClientCore: @unchecked Sendable {
 
   /// The next thing to write on a writable connection. Service thread.
   func nextWrite(for id: UInt64) -> WriteStep {
-    lock.withLock {
+    serviceThread.check()
+    return lock.withLock {
       guard outbound[id] != nil else { return .idle }
-      if !outbound[id]!.isEmpty {
-        let frame = outbound[id]!.frames[outbound[id]!.head]
-        outbound[id]!.head += 1
-        if outbound[id]!.isEmpty {
-          outbound[id]!.frames = []
-          outbound[id]!.head = 0
-        } else if outbound[id]!.head >= 64 && outbound[id]!.head * 2 >= outbound[id]!.frames.count {
-          outbound[id]!.frames.removeSubrange(0..<outbound[id]!.head)
-          outbound[id]!.head = 0
-        }
+      if let frame = outbound[id]!.frames.popFirst() {
         return .frame(frame, more: !outbound[id]!.isEmpty || outbound[id]!.close != nil)
       }
       if let close = outbound[id]!.close { return .close(close) }

@@ -1,4 +1,5 @@
 import Foundation
+import StatecastTransport
 
 /// The process's one libwebsockets client context and its service thread, shared by
 /// every ``WebSocketClient``.
@@ -11,8 +12,11 @@ import Foundation
 final class ClientEngine: @unchecked Sendable {
   // Sendable: `core` locks itself; `service` is confined to the service thread.
 
-  let core = ClientCore()
-  let service = ClientServiceSide()
+  /// The thread that runs the client context; service-thread-only code checks it in
+  /// debug builds.
+  package let serviceThread = ServiceThread()
+  let core: ClientCore
+  let service: ClientServiceSide
 
   /// The shared engine, started on first use; the error if lws could not create it.
   static let shared: Result<ClientEngine, WebSocketClientError> = {
@@ -24,12 +28,15 @@ final class ClientEngine: @unchecked Sendable {
   }()
 
   private init() throws {
-    ClientLog.configure()
-    ClientFileDescriptorLimit.raise(toAtLeast: 65_536)
-    let context = try ClientContext(connectTimeoutSeconds: 10, user: Unmanaged.passUnretained(self).toOpaque())
+    core = ClientCore(serviceThread: serviceThread)
+    service = ClientServiceSide(serviceThread: serviceThread)
+    LibWebSocketsLog.configure()
+    FileDescriptorLimit.raise(toAtLeast: 65_536)
+    let context = try ClientContext(connectTimeoutSeconds: 10, callbacks: self)
     core.attach(context.context)
     service.context = context.context
-    let thread = Thread {
+    let thread = Thread { [serviceThread] in
+      serviceThread.enter()
       while context.serviceOnce() >= 0 {}
     }
     thread.name = "statecast-lws-client"

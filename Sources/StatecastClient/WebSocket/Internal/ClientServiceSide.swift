@@ -1,3 +1,5 @@
+import StatecastTransport
+
 /// The client's state that only its service thread touches: each connection's `wsi`,
 /// the message it is receiving, its pending connect, and how it closed.
 ///
@@ -24,12 +26,17 @@ final class ClientServiceSide: @unchecked Sendable {
   var entries: [UInt64: Entry] = [:]
   var requests: [ConnectRequest] = []
   var wakes: [UInt64] = []
+  private let serviceThread: ServiceThread
 
+  init(serviceThread: ServiceThread) {
+    self.serviceThread = serviceThread
+  }
 
   /// Ends a connection: a pending connect fails with `error`, an open one reports its
   /// close and its events end. Returns whether `id` was still known. Service thread.
   @discardableResult
   func finish(_ id: UInt64, error: String) -> Bool {
+    serviceThread.check()
     guard let entry = entries.removeValue(forKey: id) else { return false }
     if let connect = entry.connect {
       connect.resume(throwing: WebSocketClientError.connectionFailed(error))

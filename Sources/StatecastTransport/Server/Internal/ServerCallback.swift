@@ -1,0 +1,273 @@
+internal import CLibWebSockets
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Every HTTP request, upgrade and WebSocket event of the server's context arrives here,
+/// through ``statecastProtocolCallback``. Service thread.
+extension WebSocketTransport: LibWebSocketsCallbacks {
+  /// Dispatches one libwebsockets callback. Service thread.
+  package func handle(_ event: LibWebSocketsEvent) -> Int32 {
+    let (wsi, user, input, length) = (event.wsi, event.user, event.input, event.length)
+    switch event.reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+      // Reaches the protocol with lws' internal pipe connection and no session memory.
+      wakeConnections()
+      return 0
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+      return confirmUpgrade(wsi, kind: event.string)
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+      if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
+      return 0
+    case LWS_CALLBACK_RAW_RX:
+      return rawReceived(wsi, session: user, event.bytes)
+    case LWS_CALLBACK_RAW_ADOPT, LWS_CALLBACK_RAW_CLOSE, LWS_CALLBACK_RAW_WRITEABLE:
+      return 0
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+      return filterUpgrade(wsi, session: user)
+    case LWS_CALLBACK_ESTABLISHED:
+      defer { wakeConnections() }
+      return established(wsi, session: user)
+    case LWS_CALLBACK_RECEIVE:
+      defer { wakeConnections() }
+      return received(wsi, session: user, input, length)
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+      defer { wakeConnections() }
+      return writeable(wsi, session: user)
+    case LWS_CALLBACK_CLOSED:
+      closed(session: user)
+      wakeConnections()
+      return 0
+    case LWS_CALLBACK_HTTP:
+      let path = event.string ?? "/"
+      return HTTPResponder.respond(wsi, path: path, transport: self)
+    default:
+      // lws' default HTTP handling (file completion, keep-alive, bodies).
+      return lws_callback_http_dummy(wsi, event.reason, user, input, length)
+    }
+  }
+
+  // MARK: - Upgrades
+
+  /// Accepts or refuses an HTTP upgrade before lws looks at it: header size, path, the
+  /// handshake's own headers (RFC 6455 section 4.2.1), subprotocol and Origin. A refusal
+  /// answers an HTTP/1.1 status (431, 404, 400, 426, 403, or 503 while shutting down)
+  /// and closes. An `h2c` upgrade is refused with 400: the port speaks HTTP/1.1 only.
+  /// Service thread.
+  private func confirmUpgrade(_ wsi: OpaquePointer, kind: String?) -> Int32 {
+    if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
+    guard kind?.lowercased() == "websocket" else {
+      return refuse(wsi, HTTPRefusal(status: 400, message: "only WebSocket upgrades are supported"))
+    }
+    guard service.listening else {
+      return refuse(wsi, HTTPRefusal(status: 503, message: "shutting down"))
+    }
+    guard
+      Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo) != nil
+    else {
+      return refuse(wsi, HTTPRefusal(status: 404, message: "no WebSocket endpoint here"))
+    }
+    let upgrade = UpgradeRequest(
+      httpVersion: LwsHeaders.value(wsi, WSI_TOKEN_HTTP), keys: LwsHeaders.occurrences(wsi, WSI_TOKEN_KEY),
+      versions: LwsHeaders.occurrences(wsi, WSI_TOKEN_VERSION))
+    if let refusal = upgrade.refusal { return refuse(wsi, refusal) }
+    let offered = LwsHeaders.list(wsi, WSI_TOKEN_PROTOCOL)
+    guard offered.isEmpty || offered.contains(Endpoint.subprotocol) else {
+      return refuse(wsi, HTTPRefusal(status: 400, message: "subprotocol \(Endpoint.subprotocol) required"))
+    }
+    guard
+      originPolicy.accepts(
+        origin: LwsHeaders.value(wsi, WSI_TOKEN_ORIGIN), host: LwsHeaders.value(wsi, WSI_TOKEN_HOST))
+    else {
+      return refuse(wsi, HTTPRefusal(status: 403, message: "origin not allowed"))
+    }
+    return 0
+  }
+
+  /// 431 when the request's headers exceed the configured limit. Service thread.
+  private func headerSizeRefusal(_ wsi: OpaquePointer) -> HTTPRefusal? {
+    LwsHeaders.knownHeadersLength(wsi) > configuration.maxRequestHeaderSize ? .headersTooLarge : nil
+  }
+
+  /// Writes `refusal` and closes. Service thread.
+  private func refuse(_ wsi: OpaquePointer, _ refusal: HTTPRefusal) -> Int32 {
+    HTTPResponder.refuse(wsi, refusal, serverName: configuration.serverName)
+  }
+
+  /// Answers a connection lws handed over as a raw socket: a `CONNECT` request (405) or
+  /// a request with a method lws does not know (501). The first bytes are the request;
+  /// the answer is written once, then the connection only waits for the peer to close
+  /// (what it still sends is discarded) for up to ``lingerSeconds``. Service thread.
+  private func rawReceived(
+    _ wsi: OpaquePointer, session: UnsafeMutableRawPointer?, _ bytes: UnsafeRawBufferPointer
+  )
+    -> Int32
+  {
+    let state = session?.assumingMemoryBound(to: statecast_session.self)
+    if state?.pointee.closing == 1 { return 0 }
+    let refusal: HTTPRefusal = bytes.starts(with: "CONNECT ".utf8) ? .connectNotAllowed : .unknownMethod
+    guard
+      HTTPResponder.writeRaw(
+        wsi, refusal.response(serverName: configuration.serverName), kind: LWS_WRITE_HTTP),
+      let state
+    else { return -1 }
+    state.pointee.closing = 1
+    _ = Glibc.shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR))
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
+    return 0
+  }
+
+  /// Records which endpoint the accepted upgrade is for, in lws' per-session memory
+  /// (plain values only). Service thread.
+  private func filterUpgrade(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
+    guard let session,
+      let endpoint = Endpoint(
+        path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
+    else { return 1 }
+    session.assumingMemoryBound(to: statecast_session.self).pointee.endpoint = endpoint.rawValue
+    return 0
+  }
+
+  // MARK: - Connections
+
+  /// Gives a new WebSocket connection its id and tells the handler (`/ws` only).
+  /// Service thread; takes the table's lock to allocate the slot.
+  private func established(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self) else { return -1 }
+    let id = table.open()
+    session.pointee.connection = id.rawValue
+    service.register(id, wsi: wsi)
+    if session.pointee.endpoint == Endpoint.statecast.rawValue {
+      service.handler?.transportOpened(id)
+    }
+    return 0
+  }
+
+  /// Frees a closed connection's slot (later sends answer `.closed`) and tells the
+  /// handler (`/ws` only). Service thread; takes the table's lock to free the slot.
+  private func closed(session: UnsafeMutableRawPointer?) {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self),
+      session.pointee.connection != 0
+    else { return }
+    let id = ConnectionID(rawValue: session.pointee.connection)
+    session.pointee.connection = 0
+    table.release(id)
+    service.unregister(id)
+    if session.pointee.endpoint == Endpoint.statecast.rawValue {
+      service.handler?.transportClosed(id)
+    }
+  }
+
+  /// Reassembles fragments into whole messages and enforces the inbound rules: binary →
+  /// 1003, too large → handler (or 1009 on `/echo`). lws itself has already closed with
+  /// 1007 on invalid UTF-8. Service thread.
+  private func received(
+    _ wsi: OpaquePointer, session: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int
+  ) -> Int32 {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self),
+      session.pointee.connection != 0
+    else { return -1 }
+    let id = ConnectionID(rawValue: session.pointee.connection)
+    let slot = Int(id.slot)
+    let isEcho = session.pointee.endpoint == Endpoint.echo.rawValue
+    if service.inbound[slot].rejected { return 0 }
+
+    let isBinary = lws_frame_is_binary(wsi) != 0
+    if isBinary && !isEcho {
+      CloseFrame.setReason(wsi, code: 1003, reason: "binary messages are not accepted")
+      return -1
+    }
+    let limit = isEcho ? configuration.echoMaxMessageSize : configuration.maxMessageSize
+    if service.inbound[slot].bytes.count + length > limit {
+      service.inbound[slot] = InboundMessage(rejected: true)
+      if isEcho {
+        CloseFrame.setReason(wsi, code: 1009, reason: "message too big")
+        return -1
+      }
+      service.handler?.transportRejectedTooLarge(id)
+      return 0
+    }
+
+    let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+    let isFinal = lws_is_final_fragment(wsi) != 0
+    if isEcho && isFinal && service.inbound[slot].bytes.isEmpty {
+      // A whole message in one piece: straight into the frame, with a single copy.
+      _ = table.enqueue(OutboundFrame(kind: isBinary ? .binary : .text, bytes: chunk), to: id)
+      return 0
+    }
+    let message: [UInt8]
+    if isFinal && service.inbound[slot].bytes.isEmpty {
+      message = Array(chunk)
+    } else {
+      service.inbound[slot].bytes.append(contentsOf: chunk)
+      guard isFinal else { return 0 }
+      message = service.inbound[slot].bytes
+      service.inbound[slot].bytes = []
+    }
+
+    if isEcho {
+      _ = table.enqueue(OutboundFrame(kind: isBinary ? .binary : .text, bytes: message), to: id)
+    } else {
+      service.handler?.transportReceived(id, message: message)
+    }
+    return 0
+  }
+
+  /// Writes queued frames while the socket takes them (a bounded number per event, so
+  /// one busy connection cannot starve the others), then performs a pending close.
+  /// Service thread.
+  private func writeable(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
+    guard let session = session?.assumingMemoryBound(to: statecast_session.self),
+      session.pointee.connection != 0
+    else { return 0 }
+    let id = ConnectionID(rawValue: session.pointee.connection)
+    let tellsHandler = session.pointee.endpoint == Endpoint.statecast.rawValue
+    var writes = 0
+    while true {
+      switch table.nextWrite(for: id) {
+      case .idle:
+        return 0
+      case .close(let close):
+        CloseFrame.setReason(wsi, code: close.code, reason: close.reason)
+        return -1
+      case .frame(let frame, let drained, let more):
+        let kind = frame.kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
+        if lws_write(wsi, frame.writablePayload, frame.count, kind) < 0 { return -1 }
+        writes += 1
+        if drained && tellsHandler { service.handler?.transportDrained(id) }
+        guard more else { return 0 }
+        if writes >= Self.writesPerWriteable || lws_send_pipe_choked(wsi) != 0 {
+          lws_callback_on_writable(wsi)
+          return 0
+        }
+      }
+    }
+  }
+
+  /// How long a connection the server is closing waits for the peer to close its side,
+  /// reading and discarding what it still sends, before it is closed anyway.
+  static let lingerSeconds = 2
+
+  /// How many frames one `SERVER_WRITEABLE` may write before yielding to other sockets.
+  private static let writesPerWriteable = 16
+
+  /// Asks lws for `SERVER_WRITEABLE` on every connection that got frames or a close
+  /// since the last wake-up, and kills the ones over the hard limit. Service thread, on
+  /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED` and after each callback that can queue frames.
+  private func wakeConnections() {
+    guard !service.destroying else { return }
+    table.takeWakes(into: &service.wakes)
+    for wake in service.wakes {
+      guard let wsi = service.wsi(of: wake.id) else { continue }
+      if let kill = wake.kill {
+        CloseFrame.setReason(wsi, code: kill.code, reason: kill.reason)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+      } else {
+        lws_callback_on_writable(wsi)
+      }
+    }
+  }
+}

@@ -1,0 +1,163 @@
+internal import CLibWebSockets
+import Foundation
+
+/// Owns one libwebsockets server context and the C memory its vhost points into.
+///
+/// Created (and bound to its port) on the thread that calls `start()`, then run and
+/// destroyed on the service thread. The protocols array has a single entry, the
+/// `statecast.v1` WebSocket protocol at index 0: upgrades without a subprotocol bind to
+/// index 0, and the `/healthz` mount and unmatched HTTP requests reach the same callback.
+final class ServerContext: @unchecked Sendable {
+  // Sendable: handed once from the starting thread to the service thread, which alone
+  // uses it from then on.
+
+  /// The `lws_context`; valid until `destroy()`.
+  let context: OpaquePointer
+  /// The TCP port the context listens on (the chosen one when 0 was asked for).
+  let port: Int
+  private let allocations: CAllocations
+  /// What the context's user pointer points at; lives as long as the context.
+  private let callbackTarget: CallbackTarget
+  private var destroyed = false
+
+  /// Extensions served with a type of our choosing: lws' built-in table lacks several of
+  /// these (they would answer 415) and names `.js` differently in other versions.
+  static let contentTypes: [(suffix: String, type: String)] = [
+    (".html", "text/html"),
+    (".js", "text/javascript"),
+    (".mjs", "text/javascript"),
+    (".css", "text/css"),
+    (".svg", "image/svg+xml"),
+    (".json", "application/json"),
+    (".map", "application/json"),
+    (".webmanifest", "application/manifest+json"),
+    (".png", "image/png"),
+    (".jpg", "image/jpeg"),
+    (".webp", "image/webp"),
+    (".ico", "image/x-icon"),
+    (".txt", "text/plain"),
+    (".wasm", "application/wasm"),
+    (".woff2", "font/woff2"),
+    (".pdf", "application/pdf"),
+    ("*", "application/octet-stream"),
+  ]
+
+  /// Creates the context and starts listening. Calling thread (`start()`).
+  ///
+  /// - Parameters:
+  ///   - configuration: a validated configuration.
+  ///   - publicDirectory: the absolute public directory, if any.
+  ///   - callbacks: receives every callback of the context (the transport, which owns
+  ///     this context and outlives it).
+  init(configuration: TransportConfiguration, publicDirectory: String?, callbacks: any LibWebSocketsCallbacks)
+    throws
+  {
+    let allocations = CAllocations()
+    let callbackTarget = CallbackTarget(callbacks)
+
+    let protocols = allocations.zeroed(lws_protocols.self, count: 2)
+    protocols[0].name = allocations.string(Endpoint.subprotocol)
+    protocols[0].callback = statecastProtocolCallback
+    protocols[0].per_session_data_size = MemoryLayout<statecast_session>.size
+    protocols[0].rx_buffer_size = 0  // lws' default (4 KiB): larger messages arrive in parts
+
+    // Mounts: `/healthz` answered by the callback, `/` served from the public directory.
+    let health = allocations.zeroed(lws_http_mount.self)
+    health.pointee.mountpoint = allocations.string("/healthz")
+    health.pointee.mountpoint_len = 8
+    health.pointee.origin = allocations.string(Endpoint.subprotocol)
+    health.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+    if let publicDirectory {
+      let files = allocations.zeroed(lws_http_mount.self)
+      files.pointee.mountpoint = allocations.string("/")
+      files.pointee.mountpoint_len = 1
+      files.pointee.origin = allocations.string(publicDirectory)
+      files.pointee.def = allocations.string("index.html")
+      files.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+      files.pointee.extra_mimetypes = UnsafePointer(Self.mimeTypeList(allocations))
+      health.pointee.mount_next = UnsafePointer(files)
+    }
+
+    // Ping after `pingInterval` without a pong, hang up `idleTimeout` after the last one.
+    let idlePolicy = allocations.zeroed(lws_retry_bo_t.self)
+    idlePolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingSeconds)
+    idlePolicy.pointee.secs_since_valid_hangup = UInt16(configuration.idleSeconds)
+
+    var info = lws_context_creation_info()
+    info.port = Int32(configuration.port)
+    if let iface = Self.interface(for: configuration.host) {
+      info.iface = allocations.string(iface)
+      if !iface.contains(":") { info.options |= statecast_option_disable_ipv6 }
+    }
+    info.protocols = UnsafePointer(protocols)
+    info.mounts = UnsafePointer(health)
+    info.retry_and_idle_policy = UnsafePointer(idlePolicy)
+    info.server_string = allocations.string(configuration.serverName)
+    info.user = callbackTarget.opaque
+    info.options |= statecast_option_validate_utf8 | statecast_option_fallback_to_raw
+    // Room for twice the header limit, so that a request over the limit is still parsed
+    // and answered 431 instead of being dropped without a status.
+    info.max_http_header_data2 = UInt32(configuration.maxRequestHeaderSize * 2)
+    if let tls = configuration.tls {
+      info.options |= statecast_option_ssl_global_init
+      info.ssl_cert_filepath = allocations.string(tls.certificatePath)
+      info.ssl_private_key_filepath = allocations.string(tls.privateKeyPath)
+      // lws would otherwise offer HTTP/2, where WebSockets need one write per event.
+      info.alpn = allocations.string("http/1.1")
+    }
+
+    guard let context = lws_create_context(&info) else {
+      throw TransportError.cannotListen(host: configuration.host, port: configuration.port)
+    }
+    let vhost = lws_get_vhost_by_name(context, "default")
+    let port = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? configuration.port
+    guard port > 0 else {
+      lws_context_destroy(context)
+      throw TransportError.cannotListen(host: configuration.host, port: configuration.port)
+    }
+    self.context = context
+    self.port = port
+    self.allocations = allocations
+    self.callbackTarget = callbackTarget
+  }
+
+  /// Runs one iteration of the event loop: waits for network events, timers, or a
+  /// `lws_cancel_service` wake-up, and runs the callbacks they cause. Service thread.
+  func serviceOnce() -> Int32 {
+    lws_service(context, 0)
+  }
+
+  /// Destroys the context: every remaining connection is closed (their `CLOSED`
+  /// callbacks run now). Service thread, after its loop has ended.
+  func destroy() {
+    guard !destroyed else { return }
+    destroyed = true
+    lws_context_destroy(context)
+  }
+
+  deinit {
+    destroy()
+  }
+
+  /// The interface lws should bind, or `nil` for all interfaces.
+  private static func interface(for host: String) -> String? {
+    switch host {
+    case "", "0.0.0.0", "::", "*": nil
+    case "localhost": "127.0.0.1"
+    default: host
+    }
+  }
+
+  /// The `extra_mimetypes` linked list, consulted by lws before its own table.
+  private static func mimeTypeList(_ allocations: CAllocations) -> UnsafeMutablePointer<
+    lws_protocol_vhost_options
+  > {
+    let list = allocations.zeroed(lws_protocol_vhost_options.self, count: contentTypes.count)
+    for (index, entry) in contentTypes.enumerated() {
+      list[index].name = allocations.string(entry.suffix)
+      list[index].value = allocations.string(entry.type)
+      if index + 1 < contentTypes.count { list[index].next = UnsafePointer(list + index + 1) }
+    }
+    return list
+  }
+}

@@ -1,0 +1,67 @@
+/// The transport's state that only the service thread touches: the `wsi` of each
+/// connection, the message each is receiving, and the handler.
+///
+/// Why a separate object with no lock: libwebsockets calls back on the service thread
+/// only, so confining this state there makes every access race-free without locking on
+/// the receive path. Indexed by the connection's slot number.
+final class ServiceSide: @unchecked Sendable {
+  // Sendable: created before the service thread starts and then used by it alone.
+
+  /// Told about `/ws` connections; dropped once the context is destroyed, which breaks
+  /// the transport-handler reference cycle.
+  var handler: (any TransportHandler)?
+  /// Each open connection's id and `wsi`, by slot; `nil` when the slot is free.
+  var sockets: [(id: ConnectionID, wsi: OpaquePointer)?] = []
+  /// The message each connection is receiving, by slot.
+  var inbound: [InboundMessage] = []
+  /// Reused buffer for the connections to wake after `lws_cancel_service`.
+  var wakes: [ConnectionTable.Wake] = []
+  /// Set while the context is being destroyed: no connection is woken any more.
+  var destroying = false
+  /// Whether new WebSocket upgrades are accepted (a draining shutdown refuses them).
+  var listening = true
+
+  private let serviceThread: ServiceThread
+
+  init(handler: any TransportHandler, serviceThread: ServiceThread) {
+    self.handler = handler
+    self.serviceThread = serviceThread
+  }
+
+  /// Records a newly established connection. Service thread.
+  func register(_ id: ConnectionID, wsi: OpaquePointer) {
+    serviceThread.check()
+    let slot = Int(id.slot)
+    if slot >= sockets.count {
+      sockets.append(contentsOf: repeatElement(nil, count: slot + 1 - sockets.count))
+      inbound.append(contentsOf: repeatElement(InboundMessage(), count: slot + 1 - inbound.count))
+    }
+    sockets[slot] = (id, wsi)
+    inbound[slot] = InboundMessage()
+  }
+
+  /// Forgets a closed connection. Service thread.
+  func unregister(_ id: ConnectionID) {
+    serviceThread.check()
+    let slot = Int(id.slot)
+    guard slot < sockets.count, sockets[slot]?.id == id else { return }
+    sockets[slot] = nil
+    inbound[slot] = InboundMessage()
+  }
+
+  /// The `wsi` of `id` if it is still open. Service thread.
+  func wsi(of id: ConnectionID) -> OpaquePointer? {
+    serviceThread.check()
+    let slot = Int(id.slot)
+    guard slot < sockets.count, let entry = sockets[slot], entry.id == id else { return nil }
+    return entry.wsi
+  }
+}
+
+/// The part of an inbound WebSocket message received so far.
+struct InboundMessage {
+  /// The payload of the fragments so far.
+  var bytes: [UInt8] = []
+  /// Set once the connection exceeded its size limit: nothing more is delivered.
+  var rejected = false
+}

@@ -1,0 +1,111 @@
+/// Everything a ``WebSocketTransport`` needs to serve one port: where to listen, which
+/// files to serve, TLS, and the limits that keep every connection bounded.
+///
+/// The defaults are the wire protocol's (PROTOCOL.md, Transport): 64 KiB messages, a
+/// ping every 20 s, a 60 s idle timeout, only same-origin browsers.
+///
+///     var configuration = TransportConfiguration(port: 0, publicDirectory: "Public")
+///     configuration.appPages = ["/music": "music.html"]   // deep links load the page
+///     let transport = WebSocketTransport(configuration: configuration, handler: server)
+///     let port = try transport.start()
+package struct TransportConfiguration: Sendable {
+  /// The address to listen on: an IPv4 or IPv6 address, or `0.0.0.0` / `::` for all.
+  package var host = "127.0.0.1"
+  /// The TCP port; 0 asks the system for a free one (``WebSocketTransport/start()``
+  /// returns it).
+  package var port = 8080
+  /// The directory whose files are served over HTTP (`/` answers `index.html`). `nil`
+  /// serves no files: every path except `/healthz` and the WebSocket answers 404.
+  package var publicDirectory: String?
+  /// Path prefixes answered with one file of ``publicDirectory``, so that deep links into
+  /// a single-page app load the page: `["/music": "music.html"]` answers `/music` and
+  /// every `/music/...` path that is not a file with `music.html`. A prefix `/` makes
+  /// its file the answer for every path that is not a file.
+  package var appPages: [String: String] = [:]
+  /// A certificate and key that make the port https and wss; `nil` serves plain http.
+  package var tls: TLSConfiguration?
+  /// The largest inbound message at `/ws`, in bytes, after reassembly of fragments:
+  /// that many is accepted, one more is refused (the handler is told, then 1009).
+  package var maxMessageSize = 65_536
+  /// How long a connection may be silent before the server pings it.
+  package var pingInterval: Duration = .seconds(20)
+  /// How long after its last pong (or its upgrade) a connection that answers no ping is
+  /// closed. Must be longer than ``pingInterval``. Whole seconds are used.
+  package var idleTimeout: Duration = .seconds(60)
+  /// Origins accepted besides the page's own (an upgrade whose `Origin` names the same
+  /// host and port as its `Host` header is always accepted; one without `Origin` too).
+  ///
+  /// Each entry is a full origin (`https://app.example.com`, default ports implied by
+  /// the scheme), a `host:port` pair (`localhost:5173`), or a bare host that matches it
+  /// on any port (`app.example.com`). Hosts compare case-insensitively.
+  package var allowedOrigins: [String] = []
+  /// Also serve `/echo`: every text and binary message is sent straight back. For
+  /// conformance suites (Autobahn|Testsuite) and as the latency floor of the benchmark.
+  package var echo = false
+  /// The largest message `/echo` reassembles and sends back, in bytes (Autobahn's
+  /// largest case sends 16 MiB).
+  package var echoMaxMessageSize = 16 * 1_048_576
+  /// Bytes queued for one connection above which `send` answers `.congested`.
+  package var outboundHighWatermark = 256 * 1_024
+  /// Bytes queued for one connection that it may not exceed: the frame that would take
+  /// a non-empty backlog above this closes the connection with 1008 ("too slow") and is
+  /// dropped with the backlog. A single frame larger than the limit is still sent when
+  /// the backlog is empty.
+  package var outboundHardLimit = 4 * 1_048_576
+  /// The process's open-files limit is raised to at least this many (as far as the
+  /// system allows) before listening, so that 10,000+ connections fit.
+  package var fileDescriptorLimit = 65_536
+  /// The largest request header section, in bytes (the values of the headers, as
+  /// libwebsockets keeps them): a larger request is answered 431 and closed. Requests
+  /// more than twice as large are dropped without a status, since libwebsockets cannot
+  /// hold them at all.
+  package var maxRequestHeaderSize = 16_384
+  /// The `Server` header of HTTP responses.
+  package var serverName = "statecast"
+
+  package init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil) {
+    self.host = host
+    self.port = port
+    self.publicDirectory = publicDirectory
+  }
+
+  /// Checks ranges that libwebsockets would otherwise reject at start or misbehave with.
+  func validated() throws -> Self {
+    guard (0...65_535).contains(port) else {
+      throw TransportError.invalidConfiguration("port \(port) is not in 0...65535")
+    }
+    guard maxMessageSize > 0, echoMaxMessageSize > 0 else {
+      throw TransportError.invalidConfiguration("message size limits must be positive")
+    }
+    guard outboundHighWatermark > 0, outboundHardLimit >= outboundHighWatermark else {
+      throw TransportError.invalidConfiguration(
+        "outboundHardLimit (\(outboundHardLimit)) must be at least outboundHighWatermark (\(outboundHighWatermark)) > 0"
+      )
+    }
+    guard pingSeconds >= 1, idleSeconds > pingSeconds, idleSeconds <= Int(UInt16.max) else {
+      throw TransportError.invalidConfiguration(
+        "need 1 s <= pingInterval < idleTimeout <= 65535 s (got \(pingInterval), \(idleTimeout))")
+    }
+    guard (1_024...1_048_576).contains(maxRequestHeaderSize) else {
+      throw TransportError.invalidConfiguration(
+        "maxRequestHeaderSize \(maxRequestHeaderSize) is not in 1024...1048576")
+    }
+    for (prefix, file) in appPages {
+      guard prefix.hasPrefix("/"), !file.isEmpty, !file.contains("..") else {
+        throw TransportError.invalidConfiguration(
+          "app page \(prefix) -> \(file) must map /prefix to a file name")
+      }
+    }
+    return self
+  }
+
+  /// ``pingInterval`` in whole seconds, rounded up (libwebsockets counts seconds).
+  var pingSeconds: Int { Self.wholeSeconds(pingInterval) }
+  /// ``idleTimeout`` in whole seconds, rounded up.
+  var idleSeconds: Int { Self.wholeSeconds(idleTimeout) }
+
+  private static func wholeSeconds(_ duration: Duration) -> Int {
+    let (seconds, attoseconds) = duration.components
+    return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+  }
+}

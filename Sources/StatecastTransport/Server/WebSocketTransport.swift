@@ -1,0 +1,216 @@
+import Foundation
+
+/// One libwebsockets context serving one port: static files, `/healthz`, app pages, the
+/// WebSocket endpoint `/ws` (subprotocol `statecast.v1`), optionally `/echo`, over plain
+/// TCP or TLS.
+///
+/// Why it exists: the protocol layer above deals in whole text messages and shared
+/// frames, never in sockets. Threading follows libwebsockets' `minimal-ws-server-threads`:
+/// one service thread runs `lws_service` and is the only thread that touches a
+/// connection; other threads queue frames under a lock and wake it with
+/// `lws_cancel_service`; it writes in `SERVER_WRITEABLE`. App code never runs on that
+/// thread except the ``TransportHandler``'s short calls.
+///
+///     let transport = WebSocketTransport(configuration: configuration, handler: server)
+///     let port = try transport.start()
+///     transport.send(OutboundFrame(text: "{\"op\":\"hello\"}"), to: id)   // any thread
+///     await transport.shutdown()                                       // 1001 to everyone
+package final class WebSocketTransport: @unchecked Sendable {
+  // Sendable: `table` locks itself; `service` is confined to the service thread; the
+  // lifecycle fields are guarded by `lifecycleLock`; the rest is immutable.
+
+  /// The configuration the transport was created with.
+  package let configuration: TransportConfiguration
+
+  let table: ConnectionTable
+  let service: ServiceSide
+  /// The thread that runs the event loop; service-thread-only code checks it in debug builds.
+  package let serviceThread = ServiceThread()
+  let originPolicy: OriginPolicy
+  /// App page prefixes, longest first, each with its file's absolute path.
+  let appPages: [(prefix: String, path: String)]
+  private let publicDirectory: String?
+
+  private enum Phase { case idle, running, stopping, stopped }
+  private let lifecycleLock = NSLock()
+  private var phase = Phase.idle  // guarded by lifecycleLock
+  private var boundPort: Int?  // guarded by lifecycleLock
+  private var stopWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lifecycleLock
+
+  /// Creates a transport; nothing listens until ``start()``.
+  ///
+  /// - Parameters:
+  ///   - configuration: where to listen, what to serve, and the limits.
+  ///   - handler: told about `/ws` connections on the service thread; kept until the
+  ///     transport has stopped.
+  package init(configuration: TransportConfiguration, handler: any TransportHandler) {
+    self.configuration = configuration
+    table = ConnectionTable(
+      highWatermark: configuration.outboundHighWatermark, hardLimit: configuration.outboundHardLimit,
+      serviceThread: serviceThread)
+    service = ServiceSide(handler: handler, serviceThread: serviceThread)
+    originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins, tls: configuration.tls != nil)
+    let directory = configuration.publicDirectory.map {
+      URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    publicDirectory = directory
+    appPages = configuration.appPages
+      .map { prefix, file in
+        let trimmed = prefix.count > 1 && prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+        return (trimmed, directory.map { "\($0)/\(file)" } ?? file)
+      }
+      .sorted { $0.0.count > $1.0.count }
+  }
+
+  /// Starts listening and serving on a new service thread; returns the bound port (the
+  /// chosen one when the configuration asks for port 0). Calling thread; once.
+  ///
+  /// - Throws: ``TransportError`` when the configuration is invalid, the port cannot be
+  ///   bound, or the TLS files cannot be read.
+  @discardableResult
+  package func start() throws -> Int {
+    try lifecycleLock.withLock {
+      guard phase == .idle else { throw TransportError.alreadyStarted }
+      phase = .running
+    }
+    do {
+      let configuration = try configuration.validated()
+      if let publicDirectory {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory),
+          isDirectory.boolValue
+        else {
+          throw TransportError.invalidConfiguration("package directory \(publicDirectory) does not exist")
+        }
+      }
+      LibWebSocketsLog.configure()
+      FileDescriptorLimit.raise(toAtLeast: configuration.fileDescriptorLimit)
+      let context = try ServerContext(
+        configuration: configuration, publicDirectory: publicDirectory, callbacks: self)
+      table.attach(context.context)
+      lifecycleLock.withLock { boundPort = context.port }
+      let thread = Thread { [self] in
+        runServiceLoop(context)
+      }
+      thread.name = "statecast-lws"
+      thread.start()
+      return context.port
+    } catch {
+      lifecycleLock.withLock { phase = .idle }
+      throw error
+    }
+  }
+
+  /// The port being served, once ``start()`` has succeeded.
+  package var port: Int? {
+    lifecycleLock.withLock { boundPort }
+  }
+
+  /// The number of open WebSocket connections (both endpoints). Any thread.
+  package var connectionCount: Int {
+    table.connectionCount
+  }
+
+  /// Queues `frame` for one connection. Any thread; returns at once.
+  ///
+  /// Frames of one connection are written in the order they were sent. The answer says
+  /// whether the connection is now congested (stop queueing what a snapshot can replace
+  /// and wait for ``TransportHandler/transportDrained(_:)``) or closed (the frame was
+  /// dropped). A frame that would take a non-empty backlog above
+  /// ``TransportConfiguration/outboundHardLimit`` closes the connection with 1008.
+  @discardableResult
+  package func send(_ frame: OutboundFrame, to id: ConnectionID) -> SendOutcome {
+    table.enqueue(frame, to: id)
+  }
+
+  /// Queues one shared `frame` for every connection in `ids`: the payload is not copied
+  /// per connection. Any thread; one lock acquisition for the whole list.
+  @discardableResult
+  package func send(_ frame: OutboundFrame, to ids: some Sequence<ConnectionID>) -> BroadcastOutcome {
+    table.enqueue(frame, to: ids)
+  }
+
+  /// Closes a connection with `code` and `reason` once the frames already queued for it
+  /// are written; later sends answer `.closed`. Any thread.
+  ///
+  /// - Parameters:
+  ///   - code: an RFC 6455 close code a server may send (1000-1003, 1007-1011,
+  ///     3000-4999); anything else becomes 1011.
+  ///   - reason: at most 123 bytes of UTF-8 are sent.
+  package func close(_ id: ConnectionID, code: UInt16 = 1000, reason: String = "") {
+    table.requestClose(id, code: CloseFrame.sendableCode(code), reason: reason)
+  }
+
+  /// Stops gracefully: refuses new WebSocket upgrades (503), closes every WebSocket with
+  /// 1001 after its queued frames, waits up to `gracePeriod` for them to close, then stops the service loop and
+  /// destroys the context on the service thread. Any thread or task (a signal handler's
+  /// task included); returns when the service thread has finished. Calling it again, or
+  /// on a transport that never started, returns once it is stopped.
+  package func shutdown(gracePeriod: Duration = .seconds(5)) async {
+    let beginsShutdown: Bool = lifecycleLock.withLock {
+      switch phase {
+      case .idle:
+        phase = .stopped
+        return false
+      case .running:
+        phase = .stopping
+        return true
+      case .stopping, .stopped:
+        return false
+      }
+    }
+    if beginsShutdown {
+      table.beginShutdown(code: 1001, reason: "server shutting down")
+    }
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.waitUntilStopped() }
+      group.addTask {
+        try? await Task.sleep(for: gracePeriod)
+        if !Task.isCancelled { self.table.requestStop() }
+      }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+
+  /// Returns once the service thread has destroyed the context. Any task.
+  private func waitUntilStopped() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let stopped: Bool = lifecycleLock.withLock {
+        if phase == .stopped { return true }
+        stopWaiters.append(continuation)
+        return false
+      }
+      if stopped { continuation.resume() }
+    }
+  }
+
+  /// The service thread's whole life: serve until asked to stop (or until a draining
+  /// shutdown has closed every connection), then destroy the context here, on the thread
+  /// that ran it. Service thread.
+  private func runServiceLoop(_ context: ServerContext) {
+    serviceThread.enter()
+    while true {
+      let state = table.loopState()
+      if state.stop { break }
+      if state.draining {
+        // New upgrades are refused with 503 from now on. (lws 4.1's
+        // `lws_context_deprecate` would close the listening socket, but it touches the
+        // freed listener afterwards under the poll event loop.)
+        service.listening = false
+        if state.openCount == 0 { break }
+      }
+      if context.serviceOnce() < 0 { break }
+    }
+    table.detach()
+    service.destroying = true
+    context.destroy()
+    service.handler = nil
+    let waiters: [CheckedContinuation<Void, Never>] = lifecycleLock.withLock {
+      phase = .stopped
+      defer { stopWaiters = [] }
+      return stopWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}

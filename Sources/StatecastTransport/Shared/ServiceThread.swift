@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The thread that runs one libwebsockets context's event loop, recorded so that
+/// functions documented "service thread only" can check it in debug builds.
+///
+/// Why: only that thread may touch a connection (`wsi`) or the state confined to it;
+/// a call from another thread is a data race that tests would catch only by luck. The
+/// check is one `pthread_equal` under an uncontended lock, and `assert` compiles it out
+/// of release builds. Until ``enter()`` is called the creating thread stands in for the
+/// service thread (a context is set up, and unit tests drive the pieces, before any
+/// loop runs), so every thread passes the check.
+package final class ServiceThread: @unchecked Sendable {
+  // Sendable: `thread` is guarded by `lock`.
+  private let lock = NSLock()
+  private var thread: pthread_t?
+
+  package init() {}
+
+  /// Records the calling thread as the service thread. Service thread, before its loop.
+  package func enter() {
+    lock.withLock { thread = pthread_self() }
+  }
+
+  /// Whether the caller is the service thread (or no loop has started yet). Any thread.
+  package var isCurrent: Bool {
+    lock.withLock {
+      guard let thread else { return true }
+      return pthread_equal(thread, pthread_self()) != 0
+    }
+  }
+
+  /// Whether a loop has started and the caller is its thread. Any thread.
+  package var isCurrentAndRunning: Bool {
+    lock.withLock {
+      guard let thread else { return false }
+      return pthread_equal(thread, pthread_self()) != 0
+    }
+  }
+
+  /// Traps in debug builds when called from another thread than the service thread.
+  package func check(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
+    assert(isCurrent, "\(function) must run on the libwebsockets service thread", file: file, line: line)
+  }
+}

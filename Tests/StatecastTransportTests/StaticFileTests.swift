@@ -1,0 +1,93 @@
+import Testing
+@testable import StatecastTransport
+
+/// Files, app pages and `/healthz` over a real port.
+@Suite(.timeLimit(.minutes(1)))
+struct StaticFileTests {
+  @Test func rootServesIndexHTML() async throws {
+    let fixture = try TransportFixture.start()
+    let response = try httpGet(port: fixture.port, path: "/")
+    await fixture.stop()
+    #expect(response.status == 200)
+    #expect(response.contentType == "text/html")
+    #expect(response.text == TransportFixture.files["index.html"])
+  }
+
+  @Test(arguments: [
+    ("/app.js", "text/javascript"),
+    ("/module.mjs", "text/javascript"),
+    ("/style.css", "text/css"),
+    ("/icon.svg", "image/svg+xml"),
+    ("/data.json", "application/json"),
+    ("/image.png", "image/png"),
+    ("/favicon.ico", "image/x-icon"),
+    ("/site.webmanifest", "application/manifest+json"),
+    ("/nested/page.html", "text/html"),
+  ])
+  func filesHaveTheirContentType(path: String, contentType: String) async throws {
+    let fixture = try TransportFixture.start()
+    let response = try httpGet(port: fixture.port, path: path)
+    await fixture.stop()
+    #expect(response.status == 200)
+    #expect(response.contentType == contentType)
+    #expect(response.text == TransportFixture.files[String(path.dropFirst())])
+  }
+
+  @Test func queryStringsDoNotChangeTheFile() async throws {
+    let fixture = try TransportFixture.start()
+    let response = try httpGet(port: fixture.port, path: "/app.js?v=3")
+    await fixture.stop()
+    #expect(response.status == 200)
+    #expect(response.text == TransportFixture.files["app.js"])
+  }
+
+  @Test(arguments: [
+    "/../secret.txt", "/%2e%2e/secret.txt", "/nested/../../secret.txt", "/..%2fsecret.txt",
+    "/nested/%2e%2e/%2e%2e/secret.txt", "/missing.html", "/ws",
+  ])
+  func pathsOutsideOrMissingAnswer404(path: String) async throws {
+    let fixture = try TransportFixture.start()
+    let response = try httpGet(port: fixture.port, path: path)
+    await fixture.stop()
+    #expect(response.status == 404)
+    #expect(!response.text.contains("secret"))
+  }
+
+  @Test(arguments: ["/music", "/music/", "/music/artist/42", "/music/artist/42?song=7"])
+  func appPagesAnswerDeepLinksWithTheirFile(path: String) async throws {
+    let fixture = try TransportFixture.start()
+    let response = try httpGet(port: fixture.port, path: path)
+    await fixture.stop()
+    #expect(response.status == 200)
+    #expect(response.contentType == "text/html")
+    #expect(response.text == TransportFixture.files["music.html"])
+  }
+
+  @Test func aPrefixIsNotAnAppPageOfALongerName() async throws {
+    let fixture = try TransportFixture.start()
+    let response = try httpGet(port: fixture.port, path: "/musicbox")
+    await fixture.stop()
+    #expect(response.status == 404)
+  }
+
+  @Test func healthzAnswersOK() async throws {
+    let fixture = try TransportFixture.start()
+    let get = try httpGet(port: fixture.port, path: "/healthz")
+    let head = try httpGet(port: fixture.port, path: "/healthz", method: "HEAD")
+    await fixture.stop()
+    #expect(get.status == 200)
+    #expect(get.text == "ok")
+    #expect(get.headers["cache-control"] == "no-store")
+    #expect(head.status == 200)
+    #expect(head.body.isEmpty)
+  }
+
+  @Test func withoutAPublicDirectoryOnlyHealthzIsServed() async throws {
+    let fixture = try TransportFixture.start { $0.publicDirectory = nil }
+    let index = try httpGet(port: fixture.port, path: "/")
+    let health = try httpGet(port: fixture.port, path: "/healthz")
+    await fixture.stop()
+    #expect(index.status == 404)
+    #expect(health.status == 200)
+  }
+}
