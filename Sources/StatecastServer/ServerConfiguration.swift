@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
 
   /// The largest inbound message in bytes, after reassembly; one more is `too_large`.
   public var maxMessageSize = 65_536
+  /// The most bytes of HTTP request headers (cookies included) a request may carry;
+  /// a larger one is answered 431.
+  public var maxRequestHeaderSize = 16_384
   /// The deepest nesting of arrays and objects an inbound message may have.
   public var maxMessageDepth = 64
   /// How often an idle peer is pinged.

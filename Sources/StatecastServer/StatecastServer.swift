@@ -125,6 +125,7 @@ extension TransportConfiguration {
     echo = server.echo
     allowedOrigins = server.allowedOrigins
     maxMessageSize = server.maxMessageSize
+    maxRequestHeaderSize = server.maxRequestHeaderSize
     pingInterval = server.pingInterval
     idleTimeout = server.idleTimeout
   }

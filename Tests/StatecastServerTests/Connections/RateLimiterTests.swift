@@ -3,7 +3,7 @@ import Testing
 @testable import StatecastServer
 
 /// The token bucket behind `rate_limited`, on a clock the test moves by hand.
-@Suite struct RateLimiterTests {
+@Suite(.timeLimit(.minutes(1))) struct RateLimiterTests {
   let start = ContinuousClock.now
 
   @Test func aBurstIsAllowedAtOnceAndNoMore() {

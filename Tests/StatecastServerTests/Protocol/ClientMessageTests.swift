@@ -4,7 +4,7 @@ import Testing
 @testable import StatecastServer
 
 /// Parsing a client frame into one of the four messages, or the error to answer.
-@Suite struct ClientMessageTests {
+@Suite(.timeLimit(.minutes(1))) struct ClientMessageTests {
   func parse(_ text: String) -> (ref: Int64?, result: Result<ClientMessage, ProtocolError>) {
     ClientMessage.parse(Array(text.utf8), maxDepth: 8)
   }

@@ -3,7 +3,7 @@ import Testing
 @testable import StatecastServer
 
 /// Topic names against route patterns: literal segments, `:name` captures, exact length.
-@Suite struct TopicPatternTests {
+@Suite(.timeLimit(.minutes(1))) struct TopicPatternTests {
   @Test func literalPatternsMatchOnlyThemselves() {
     let pattern = TopicPattern("counter")
     #expect(pattern.match("counter") == [:])

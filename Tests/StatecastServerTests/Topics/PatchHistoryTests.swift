@@ -3,7 +3,7 @@ import Testing
 @testable import StatecastServer
 
 /// The ring of recent patch frames a resume replays.
-@Suite struct PatchHistoryTests {
+@Suite(.timeLimit(.minutes(1))) struct PatchHistoryTests {
   func frame(_ rev: Int) -> OutboundFrame { OutboundFrame(text: "patch \(rev)") }
   func texts(_ frames: [OutboundFrame]?) -> [String]? {
     frames?.map { frame in frame.withPayload { String(decoding: $0, as: UTF8.self) } }
