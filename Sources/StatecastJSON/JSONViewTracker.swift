@@ -17,14 +17,11 @@
 ///   and the diff is told which range was replaced (`ArrayEdit`), so no row's JSON is
 ///   retained, released or walked unless it changed.
 ///
-/// Measured on a 10,000-row view (six fields a row), one action: one changed field
-/// about 20 µs, one row inserted at the top about 25 µs, when the rows are still in the
-/// CPU's cache, and about 90 µs for either when they come from memory (the `memcmp`
-/// reads both copies of the rows, 1.3 MB); 100,000 rows: about 0.85 and 1.1 ms, the
-/// insert also moving the storage. Every row changed costs about 9 ms, a re-encoding of
-/// the table. The in-place paths need the tracker to hold its
-/// cache and document alone, as it does unless it was copied or a copy of ``current``
-/// is kept across the next update (then arrays are copied as before: still correct).
+/// So one changed row of a large table costs about what that row costs (figures in
+/// docs/PERFORMANCE.md, "json: per action"). The in-place paths need the tracker to hold
+/// its cache and document alone, as it does unless it was copied or a copy of
+/// ``current`` is kept across the next update (then arrays are copied as before: still
+/// correct).
 ///
 /// Make view types and their rows `Equatable` to benefit; values that are not are
 /// encoded afresh each time (still correct, only slower). A type whose `==` is an
