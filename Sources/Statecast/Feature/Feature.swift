@@ -31,8 +31,25 @@ public protocol Feature {
 
   /// Turns a browser's action into the store's action (usually `.client(action)`).
   static func embed(_ action: ClientAction) -> Action
+  /// Turns a browser's action into the store's action, with who sent it. Implement this
+  /// one instead of ``embed(_:)`` when the reducer records authors (`.client(viewer,
+  /// action)`); by default it forgets the viewer and calls ``embed(_:)``.
+  static func embed(_ action: ClientAction, from viewer: Viewer) -> Action
   /// The view a browser sees of `state`.
   static func viewState(_ state: State) -> ViewState
+  /// The view `viewer` sees of `state`, for a view with private parts (a draft, "mine"
+  /// flags, redacted fields). By default every viewer sees ``viewState(_:)``; a feature
+  /// that implements this sets ``viewDependsOnViewer`` so that the server diffs one view
+  /// per distinct viewer instead of one for all.
+  static func viewState(_ state: State, for viewer: Viewer) -> ViewState
+  /// Whether ``viewState(_:for:)`` differs between viewers (`false` by default).
+  static var viewDependsOnViewer: Bool { get }
   /// A new store in its initial state, running with `dependencies`.
   static func makeStore(dependencies: Dependencies) -> Store<State, Action>
+}
+
+extension Feature {
+  public static func embed(_ action: ClientAction, from viewer: Viewer) -> Action { embed(action) }
+  public static func viewState(_ state: State, for viewer: Viewer) -> ViewState { viewState(state) }
+  public static var viewDependsOnViewer: Bool { false }
 }

@@ -1,0 +1,29 @@
+/// Who is looking at a store and acting on it: the identity a server's authenticator
+/// gave a browser when it connected.
+///
+/// It reaches a route's access rules, the store factory and the reducer, so that a
+/// shared store records who did what (`.client(viewer, action)`) and a rule can allow
+/// an action for some viewers only. A browser that did not authenticate is a guest with
+/// a generated id and name.
+///
+/// ```swift
+/// case .client(let viewer, .addItem(let title)):
+///   state.items.append(Item(title: title, author: viewer.name))
+/// ```
+public struct Viewer: Hashable, Codable, Sendable {
+  /// Stable across reconnects and tabs: two tabs of one person share it.
+  public var id: String
+  /// What other members see.
+  public var name: String
+  /// Whether the server authenticated this viewer (a guest was not).
+  public var isAuthenticated: Bool
+
+  public init(id: String, name: String, isAuthenticated: Bool = true) {
+    self.id = id
+    self.name = name
+    self.isAuthenticated = isAuthenticated
+  }
+
+  /// A viewer for code that has no browser behind it (tests, tools).
+  public static let anonymous = Viewer(id: "anonymous", name: "Anonymous", isAuthenticated: false)
+}
