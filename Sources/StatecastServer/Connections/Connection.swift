@@ -144,7 +144,7 @@ final class Connection: @unchecked Sendable {
 
     case .join(let topic, let params):
       try spendAllowance()
-      try await topics.join(topic, params: params, session: session.id, connection: id)
+      try await topics.join(topic, params: params, session: session.id, viewer: session.viewer, connection: id)
       return []
 
     case .action(let topic, let action):
@@ -155,6 +155,11 @@ final class Connection: @unchecked Sendable {
     case .leave(let topic):
       try spendAllowance()
       try await topics.leave(topic, session: session.id)
+      return []
+
+    case .presence(let topic, let meta):
+      try spendAllowance()
+      try topics.setPresence(meta, on: topic, from: session.id)
       return []
     }
   }
@@ -223,7 +228,7 @@ extension ClientMessage {
   var topic: String? {
     switch self {
     case .hello: nil
-    case .join(let topic, _), .action(let topic, _), .leave(let topic): topic
+    case .join(let topic, _), .action(let topic, _), .leave(let topic), .presence(let topic, _): topic
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Statecast
 
 /// The transport's handler: gives each socket a ``Connection`` with a fresh session, and
 /// hands it what the socket receives.
@@ -26,7 +27,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 
   /// Service thread: a socket finished its upgrade. It gets a fresh session and `hello`.
   func transportOpened(_ id: ConnectionID) {
-    let session = sessions.open(on: id)
+    let session = sessions.open(on: id, viewer: .guest())
     let connection = Connection(
       id: id, session: session, configuration: configuration, sink: sink, sessions: sessions, topics: topics)
     lock.withLock { connections[id] = connection }

@@ -10,6 +10,7 @@ enum ClientMessage: Sendable {
   case join(topic: String, params: JSON)
   case action(topic: String, action: JSON)
   case leave(topic: String)
+  case presence(topic: String, meta: JSON)
 
   /// The largest `ref` a client may use: below 2^53, so it survives a JavaScript number.
   static let maxRef: Int64 = 1 << 53
@@ -78,6 +79,17 @@ enum ClientMessage: Sendable {
         return .failure(ProtocolError(.badMessage, "leave needs a string \"topic\""))
       }
       return .success(.leave(topic: topic))
+    case "presence":
+      guard case .string(let topic)? = fields["topic"] else {
+        return .failure(ProtocolError(.badMessage, "presence needs a string \"topic\""))
+      }
+      guard case .object? = fields["meta"], let meta = fields["meta"] else {
+        return .failure(ProtocolError(.badMessage, "presence needs an object \"meta\""))
+      }
+      guard meta.serialized().count <= Presence.maxMetaBytes else {
+        return .failure(ProtocolError(.badMessage, "presence meta is over \(Presence.maxMetaBytes) bytes"))
+      }
+      return .success(.presence(topic: topic, meta: meta))
     default:
       return .failure(ProtocolError(.badMessage, "unknown op \"\(op)\""))
     }

@@ -45,12 +45,21 @@ enum ServerMessage {
     }
   }
 
-  static func snapshot(topic: String, rev: Int, state: JSON) -> OutboundFrame {
+  /// A `snapshot`; with `presence`, the state object carries it under `presence` (the
+  /// view is serialized as it is and the member appended, so the view's JSON is not
+  /// copied to add one key).
+  static func snapshot(topic: String, rev: Int, state: JSON, presence: JSON? = nil) -> OutboundFrame {
     frame { bytes in
       append("{\"op\":\"snapshot\",\"topic\":", to: &bytes)
       JSON.string(topic).serialize(into: &bytes)
       append(",\"rev\":\(rev),\"state\":", to: &bytes)
       state.serialize(into: &bytes)
+      if let presence, case .object(let members) = state {
+        bytes.removeLast()  // the state's closing brace
+        append(members.isEmpty ? "\"presence\":" : ",\"presence\":", to: &bytes)
+        presence.serialize(into: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+      }
       bytes.append(UInt8(ascii: "}"))
     }
   }

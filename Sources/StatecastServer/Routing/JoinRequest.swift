@@ -1,3 +1,4 @@
+import Statecast
 import StatecastJSON
 
 /// What a route knows about a browser joining one of its topics.
@@ -10,4 +11,15 @@ public struct JoinRequest: Sendable {
   public let params: JSON
   /// The id of the joining browser tab's session.
   public let session: String
+  /// Who is joining: the viewer the server's authenticator gave the browser's socket,
+  /// or a guest.
+  public let viewer: Viewer
+
+  public init(topic: String, parameters: [String: String], params: JSON, session: String, viewer: Viewer) {
+    self.topic = topic
+    self.parameters = parameters
+    self.params = params
+    self.session = session
+    self.viewer = viewer
+  }
 }

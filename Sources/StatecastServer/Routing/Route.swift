@@ -49,9 +49,7 @@ public struct Route: Sendable {
     dependencies: @autoclosure @escaping @Sendable () -> F.Dependencies,
     access: Access<F.ClientAction> = .everyone
   ) -> Route {
-    perSession(
-      pattern, clientAction: F.ClientAction.self, embed: F.embed, view: F.viewState, access: access,
-      store: { _ in F.makeStore(dependencies: dependencies()) })
+    Route(topics: [TopicRoute(pattern, .perSession, feature, access: access, dependencies: dependencies)])
   }
 
   /// A topic whose store is shared by every browser that joins the same topic name.
@@ -67,9 +65,7 @@ public struct Route: Sendable {
     dependencies: @autoclosure @escaping @Sendable () -> F.Dependencies,
     access: Access<F.ClientAction> = .everyone
   ) -> Route {
-    shared(
-      pattern, clientAction: F.ClientAction.self, embed: F.embed, view: F.viewState, access: access,
-      store: { _ in F.makeStore(dependencies: dependencies()) })
+    Route(topics: [TopicRoute(pattern, .shared, feature, access: access, dependencies: dependencies)])
   }
 
   /// A per-session topic spelled out piece by piece, for a store that is made from the
@@ -91,7 +87,11 @@ public struct Route: Sendable {
     access: Access<ClientAction> = .everyone,
     store: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
   ) -> Route {
-    Route(topics: [TopicRoute(pattern, .perSession, embed: embed, view: view, access: access, store: store)])
+    Route(topics: [
+      TopicRoute(
+        pattern, .perSession, embed: { action, _ in embed(action) }, view: { state, _ in view(state) },
+        viewDependsOnViewer: false, access: access, store: store)
+    ])
   }
 
   /// A shared topic spelled out piece by piece; see
@@ -104,7 +104,11 @@ public struct Route: Sendable {
     access: Access<ClientAction> = .everyone,
     store: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
   ) -> Route {
-    Route(topics: [TopicRoute(pattern, .shared, embed: embed, view: view, access: access, store: store)])
+    Route(topics: [
+      TopicRoute(
+        pattern, .shared, embed: { action, _ in embed(action) }, view: { state, _ in view(state) },
+        viewDependsOnViewer: false, access: access, store: store)
+    ])
   }
 
   /// Routes that share an access rule and, optionally, a topic prefix.

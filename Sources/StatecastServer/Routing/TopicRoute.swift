@@ -19,8 +19,9 @@ struct TopicRoute: Sendable {
   init<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
     _ pattern: String,
     _ sharing: Sharing,
-    embed: @escaping @Sendable (ClientAction) -> Action,
-    view: @escaping @Sendable (State) -> View,
+    embed: @escaping @Sendable (ClientAction, Viewer) -> Action,
+    view: @escaping @Sendable (State, Viewer) -> View,
+    viewDependsOnViewer: Bool,
     access: Access<ClientAction>,
     store makeStore: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
   ) {
@@ -32,10 +33,23 @@ struct TopicRoute: Sendable {
     self.makeHost = { request, sink, screen in
       let store = try await makeStore(request)
       return await StoreHost(
-        topic: request.topic, store: store, embed: embed, view: view,
+        topic: request.topic, store: store, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer,
+        showsPresence: sharing == .shared,
         canSend: { request, action, json in screen(request, json) && canSend(request, action) },
         sink: sink)
     }
+  }
+
+  /// A route serving `feature`: its embedding with the sender, its view (per viewer if
+  /// the feature says so), its stores made from `dependencies`.
+  init<F: Feature>(
+    _ pattern: String, _ sharing: Sharing, _ feature: F.Type, access: Access<F.ClientAction>,
+    dependencies: @escaping @Sendable () -> F.Dependencies
+  ) {
+    self.init(
+      pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
+      viewDependsOnViewer: F.viewDependsOnViewer, access: access,
+      store: { _ in F.makeStore(dependencies: dependencies()) })
   }
 
   private init(copying route: TopicRoute, pattern: TopicPattern, canJoin: @escaping @Sendable (JoinRequest) -> Bool, screen: @escaping @Sendable (JoinRequest, JSON) -> Bool) {

@@ -1,4 +1,5 @@
 import Foundation
+import Statecast
 
 /// One browser tab's server-side identity: its id and the socket it is on now (none
 /// while it waits for a reconnect).
@@ -11,13 +12,17 @@ import Foundation
 /// Thread safety: every property below `lock` is guarded by it.
 final class Session: @unchecked Sendable {
   let id: String
+  /// Who the session belongs to: only a socket authenticated as the same viewer may
+  /// resume it.
+  let viewer: Viewer
 
   private let lock = NSLock()
   private var connection: ConnectionID?
   private var expiry: Task<Void, Never>?
 
-  init(id: String = SessionID.make(), connection: ConnectionID) {
+  init(id: String = SessionID.make(), viewer: Viewer, connection: ConnectionID) {
     self.id = id
+    self.viewer = viewer
     self.connection = connection
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Statecast
 
 /// Every live session by id: opened with a socket, moved by a resume, expired when its
 /// socket has been gone for the grace period.
@@ -24,24 +25,34 @@ final class SessionRegistry: @unchecked Sendable {
   }
 
   /// Service thread: a fresh session for a socket that just opened.
-  func open(on connection: ConnectionID) -> Session {
-    let session = Session(connection: connection)
+  func open(on connection: ConnectionID, viewer: Viewer) -> Session {
+    let session = Session(viewer: viewer, connection: connection)
     lock.withLock { sessions[session.id] = session }
     return session
   }
 
   /// `hello` with an earlier session id: moves that session onto `connection` and drops
   /// the socket's `fresh` one. Returns the session now in force and the socket it was
-  /// on before (to be closed with 4000), or `nil` when the id is unknown or expired.
+  /// on before (to be closed with 4000), or `nil` when the id is unknown, expired, or
+  /// belongs to another viewer.
+  ///
+  /// A session id alone is a bearer credential only between guests: a session of an
+  /// authenticated viewer resumes only on a socket authenticated as the same viewer, and
+  /// a guest's socket never takes over an authenticated session (nor the reverse).
   func resume(_ id: String, on connection: ConnectionID, replacing fresh: Session) -> (
     session: Session, previous: ConnectionID?
   )? {
     if id == fresh.id { return (fresh, nil) }
     return lock.withLock {
-      guard let old = sessions[id] else { return nil }
+      guard let old = sessions[id], Self.mayResume(old.viewer, as: fresh.viewer) else { return nil }
       sessions[fresh.id] = nil
       return (old, old.moveTo(connection))
     }
+  }
+
+  private static func mayResume(_ owner: Viewer, as claimant: Viewer) -> Bool {
+    if owner.isAuthenticated || claimant.isAuthenticated { return owner.isAuthenticated && claimant.isAuthenticated && owner.id == claimant.id }
+    return true
   }
 
   /// The socket `connection` is gone: if `session` is still on it, its memberships wait

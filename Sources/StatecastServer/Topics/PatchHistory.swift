@@ -11,8 +11,10 @@ struct PatchHistory: Sendable {
   private var newestRev = 0
   let capacity: Int
 
-  init(capacity: Int) {
+  /// - Parameter revision: the topic's revision now; frames appended later follow it.
+  init(capacity: Int, revision: Int = 0) {
     self.capacity = capacity
+    self.newestRev = revision
   }
 
   /// Records the patch frame that moved the topic to `rev` (which is the previous one + 1).

@@ -2,8 +2,8 @@ import Foundation
 import Statecast
 import StatecastJSON
 
-/// Hosts one store as a topic: turns each new state into a patch frame, once, and
-/// queues that frame to every member.
+/// Hosts one store as a topic: turns each new state into patch frames, once per distinct
+/// view, and queues each frame to every member who sees that view.
 ///
 /// The data path of an action: ``perform(_:from:)`` decodes the client action and
 /// awaits `store.send`; the store runs the reducer and, still on its own executor,
@@ -11,13 +11,21 @@ import StatecastJSON
 /// and queues the patch. So when `perform` returns the patch is already queued ahead of
 /// the action's reply, as PROTOCOL.md promises.
 ///
+/// Views: when the route's view is the same for everyone, there is one ``ViewChannel``
+/// and a change is encoded and diffed once, the same bytes going to every member. When
+/// the view depends on the viewer, each distinct viewer has a channel of its own (one
+/// diff per viewer, shared by that viewer's tabs), and no frame of one channel is ever
+/// queued to a member of another. Each channel has its own revisions.
+///
+/// Presence (shared topics): who is in the topic, with how many tabs, online or waiting
+/// for a reconnect, and what each published about themselves, is kept beside the store
+/// and shown to every member under `/presence` of the topic's state. It never enters the
+/// store: it is not journaled and not saved.
+///
 /// Thread safety: everything below `lock` is guarded by it. `stateDidChange` runs on the
 /// store's executor; the other methods run on connection tasks. The lock is held while
-/// the view is encoded and diffed (the tracker edits its last document in place only
-/// when no other copy of it is alive, so snapshots are serialized from the tracker's own
-/// document under the same lock rather than from a copy kept aside), and while frames
-/// are queued, so that a snapshot and the patches after it reach every member in
-/// revision order.
+/// views are encoded and diffed and while frames are queued, so that a snapshot and the
+/// patches after it reach every member in revision order.
 final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>:
   TopicHost, @unchecked Sendable
 {
@@ -26,42 +34,66 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     var connection: ConnectionID?
     /// Patches were skipped because the socket was congested: it needs a snapshot.
     var needsSnapshot = false
+    /// What the member published about itself (an object), and when, for presence.
+    var meta: JSON = .object(JSONObject())
+    var metaSequence = 0
+    /// The order members joined in, so that presence lists them stably.
+    var joinOrder: Int
+    var viewer: Viewer { request.viewer }
   }
 
   let topic: String
   private let store: Store<State, Action>
-  private let embed: @Sendable (ClientAction) -> Action
-  private let view: @Sendable (State) -> View
+  private let embed: @Sendable (ClientAction, Viewer) -> Action
+  private let view: @Sendable (State, Viewer) -> View
+  private let viewDependsOnViewer: Bool
+  private let showsPresence: Bool
   private let canSend: @Sendable (JoinRequest, ClientAction, JSON) -> Bool
   private let sink: any FrameSink
 
   private let lock = NSLock()
-  private var tracker = JSONViewTracker()
-  private var started = false
-  private var rev = 0
-  private var history = PatchHistory(capacity: StoreHost.historyCapacity)
+  private var state: State?
+  /// Viewer id (or `""` when the view is the same for everyone) → channel.
+  private var channels: [String: ViewChannel] = [:]
   private var members: [String: Member] = [:]
+  private var presence: JSON = .array([])
+  private var joins = 0
+  private var metaUpdates = 0
   private var isClosed = false
   private var observation: StoreObservation?
 
-  /// How many patch frames a topic keeps for resumes.
+  /// How many patch frames each channel keeps for resumes.
   static var historyCapacity: Int { 64 }
 
+  /// - Parameters:
+  ///   - viewDependsOnViewer: whether `view` differs between viewers; if not, it is
+  ///     called once per change (with ``Viewer/anonymous``) for every member.
+  ///   - showsPresence: whether the topic's state carries `/presence` (shared topics).
+  ///   - revision: the revision the topic's state starts at (a restored topic continues
+  ///     its stored revisions).
   init(
     topic: String,
     store: Store<State, Action>,
-    embed: @escaping @Sendable (ClientAction) -> Action,
-    view: @escaping @Sendable (State) -> View,
+    embed: @escaping @Sendable (ClientAction, Viewer) -> Action,
+    view: @escaping @Sendable (State, Viewer) -> View,
+    viewDependsOnViewer: Bool = false,
+    showsPresence: Bool = false,
     canSend: @escaping @Sendable (JoinRequest, ClientAction, JSON) -> Bool,
-    sink: any FrameSink
+    sink: any FrameSink,
+    revision: Int = 0
   ) async {
     self.topic = topic
     self.store = store
     self.embed = embed
     self.view = view
+    self.viewDependsOnViewer = viewDependsOnViewer
+    self.showsPresence = showsPresence
     self.canSend = canSend
     self.sink = sink
-    // `includingCurrent` encodes the current state as revision 0 atomically with the
+    if !viewDependsOnViewer {
+      channels[""] = ViewChannel(viewer: .anonymous, revision: revision, historyCapacity: Self.historyCapacity)
+    }
+    // `includingCurrent` hands over the current state atomically with the
     // registration, so no state change can slip in between.
     let observation = await store.observe(includingCurrent: true) { [weak self] state in
       self?.stateDidChange(state)
@@ -69,90 +101,94 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     lock.withLock { self.observation = observation }
   }
 
+  // MARK: State changes
+
   /// Runs on the store's executor after every reducer run, and once for the state the
   /// topic starts from.
   private func stateDidChange(_ state: State) {
-    let view = view(state)
     lock.withLock {
-      let patch: JSONPatch
-      do {
-        patch = try tracker.update(to: view)
-      } catch {
-        FileHandle.standardError.write(Data("statecast: the view of topic \(topic) cannot be encoded: \(error)\n".utf8))
-        return
-      }
-      guard started else {
-        started = true
-        return
-      }
-      guard !patch.isEmpty else { return }
-      rev += 1
-      let frame = ServerMessage.patch(topic: topic, rev: rev, patch: patch)
-      history.append(frame, rev: rev)
-      // Encode once, send to many: one frame, queued for every member in one go.
-      let receivers = members.compactMap { session, member -> (session: String, connection: ConnectionID)? in
-        guard let connection = member.connection, !member.needsSnapshot else { return nil }
-        return (session, connection)
-      }
-      if receivers.count == 1 {
-        if sink.send(frame, to: receivers[0].connection) == .congested {
-          members[receivers[0].session]?.needsSnapshot = true
-        }
-      } else if !receivers.isEmpty {
-        let congested = Set(sink.broadcast(frame, to: receivers.map(\.connection)).congested)
-        for receiver in receivers where congested.contains(receiver.connection) {
-          members[receiver.session]?.needsSnapshot = true
-        }
+      self.state = state
+      for key in Array(channels.keys) {
+        guard let viewer = channels[key]?.viewer else { continue }
+        let view = view(state, viewer)
+        guard let patch = channels[key]?.update(with: view, topic: topic) else { continue }
+        publish(patch, on: key)
       }
     }
   }
+
+  /// Queues `patch` as the channel's next revision to its members who are keeping up.
+  /// Call with `lock` held.
+  private func publish(_ patch: JSONPatch, on key: String, excluding excluded: String? = nil) {
+    guard var channel = channels[key] else { return }
+    let frame = channel.record(patch, topic: topic)
+    channels[key] = channel
+    // Encode once, send to many: one frame, queued for every receiver in one go.
+    var receivers: [(session: String, connection: ConnectionID)] = []
+    for session in channel.sessions where session != excluded {
+      guard let member = members[session], let connection = member.connection, !member.needsSnapshot else { continue }
+      receivers.append((session, connection))
+    }
+    if receivers.count == 1 {
+      if sink.send(frame, to: receivers[0].connection) == .congested {
+        members[receivers[0].session]?.needsSnapshot = true
+      }
+    } else if !receivers.isEmpty {
+      let congested = Set(sink.broadcast(frame, to: receivers.map(\.connection)).congested)
+      for receiver in receivers where congested.contains(receiver.connection) {
+        members[receiver.session]?.needsSnapshot = true
+      }
+    }
+  }
+
+  // MARK: Members
 
   func attach(_ request: JoinRequest, connection: ConnectionID) -> Bool {
     lock.withLock {
-      guard !isClosed else { return false }
-      members[request.session] = Member(request: request, connection: connection)
-      sink.send(snapshotFrame(), to: connection)
+      guard !isClosed, let state else { return false }
+      let session = request.session
+      if members[session] == nil {
+        joins += 1
+        members[session] = Member(request: request, connection: connection, joinOrder: joins)
+      } else {
+        members[session]?.request = request
+        members[session]?.connection = connection
+        members[session]?.needsSnapshot = false
+      }
+      let key = channelKey(for: request.viewer)
+      if channels[key] == nil {
+        var channel = ViewChannel(viewer: request.viewer, revision: 0, historyCapacity: Self.historyCapacity)
+        _ = channel.update(with: view(state, request.viewer), topic: topic)
+        channels[key] = channel
+      }
+      channels[key]?.sessions.insert(session)
+      presenceDidChange(excluding: session)
+      sink.send(snapshotFrame(key), to: connection)
       return true
     }
-  }
-
-  func perform(_ action: JSON, from session: String) async throws(ProtocolError) {
-    let decoded: ClientAction
-    do {
-      decoded = try JSONValueDecoder().decode(ClientAction.self, from: action)
-    } catch {
-      throw ProtocolError(.badAction, describeDecodingFailure(error, of: ClientAction.self))
-    }
-    guard let request = lock.withLock({ members[session]?.request }) else {
-      throw ProtocolError(.notJoined, "not joined to \(topic)")
-    }
-    guard canSend(request, decoded, action) else {
-      throw ProtocolError(.forbidden, "this action is not allowed on \(topic)")
-    }
-    await store.send(embed(decoded))
-  }
-
-  func isBehind(_ session: String) -> Bool {
-    lock.withLock { members[session]?.needsSnapshot ?? false }
   }
 
   func detach(_ session: String, from connection: ConnectionID) {
     lock.withLock {
       guard members[session]?.connection == connection else { return }
       members[session]?.connection = nil
+      presenceDidChange(excluding: session)
     }
   }
 
   func reattach(_ session: String, connection: ConnectionID, after clientRev: Int?) {
     lock.withLock {
-      guard members[session] != nil else { return }
+      guard let member = members[session] else { return }
       members[session]?.connection = connection
       members[session]?.needsSnapshot = false
-      guard let clientRev else { return }
-      if clientRev <= rev, let missed = history.frames(after: clientRev) {
+      let key = channelKey(for: member.viewer)
+      // The others see this member online again; its own catch-up below includes that.
+      presenceDidChange(excluding: session)
+      guard let clientRev, let channel = channels[key] else { return }
+      if clientRev <= channel.revision, let missed = channel.history.frames(after: clientRev) {
         for frame in missed { sink.send(frame, to: connection) }
       } else {
-        sink.send(snapshotFrame(), to: connection)
+        sink.send(snapshotFrame(key), to: connection)
       }
     }
   }
@@ -161,13 +197,17 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     lock.withLock {
       guard let member = members[session], member.needsSnapshot, let connection = member.connection else { return }
       members[session]?.needsSnapshot = false
-      sink.send(snapshotFrame(), to: connection)
+      sink.send(snapshotFrame(channelKey(for: member.viewer)), to: connection)
     }
   }
 
   func remove(_ session: String) async -> Bool {
     let closes = lock.withLock {
-      members[session] = nil
+      guard let member = members.removeValue(forKey: session) else { return false }
+      let key = channelKey(for: member.viewer)
+      channels[key]?.sessions.remove(session)
+      if viewDependsOnViewer, channels[key]?.sessions.isEmpty == true { channels[key] = nil }
+      presenceDidChange(excluding: nil)
       guard members.isEmpty, !isClosed else { return false }
       isClosed = true
       return true
@@ -193,8 +233,64 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     await store.close()
   }
 
-  /// A snapshot of the current view at the current revision. Call with `lock` held.
-  private func snapshotFrame() -> OutboundFrame {
-    ServerMessage.snapshot(topic: topic, rev: rev, state: tracker.current)
+  // MARK: Actions and presence
+
+  func perform(_ action: JSON, from session: String) async throws(ProtocolError) {
+    let decoded: ClientAction
+    do {
+      decoded = try JSONValueDecoder().decode(ClientAction.self, from: action)
+    } catch {
+      throw ProtocolError(.badAction, describeDecodingFailure(error, of: ClientAction.self))
+    }
+    guard let request = lock.withLock({ members[session]?.request }) else {
+      throw ProtocolError(.notJoined, "not joined to \(topic)")
+    }
+    guard canSend(request, decoded, action) else {
+      throw ProtocolError(.forbidden, "this action is not allowed on \(topic)")
+    }
+    await store.send(embed(decoded, request.viewer))
+  }
+
+  func setPresence(_ meta: JSON, from session: String) throws(ProtocolError) {
+    let refusal = lock.withLock { () -> ProtocolError? in
+      guard members[session] != nil else { return ProtocolError(.notJoined, "not joined to \(topic)") }
+      guard showsPresence else { return ProtocolError(.badMessage, "\(topic) has no presence") }
+      metaUpdates += 1
+      members[session]?.meta = meta
+      members[session]?.metaSequence = metaUpdates
+      presenceDidChange(excluding: nil)
+      return nil
+    }
+    if let refusal { throw refusal }
+  }
+
+  func isBehind(_ session: String) -> Bool {
+    lock.withLock { members[session]?.needsSnapshot ?? false }
+  }
+
+  /// Recomputes `/presence` and queues the change to every member (but `excluded`,
+  /// who gets a snapshot or catch-up right after). Call with `lock` held.
+  private func presenceDidChange(excluding excluded: String?) {
+    guard showsPresence else { return }
+    let updated = Presence.entries(
+      members.values.map { ($0.viewer, $0.connection != nil, $0.meta, $0.metaSequence, $0.joinOrder) })
+    let patch = JSONPatch.diff(from: presence, to: updated)
+    presence = updated
+    guard !patch.isEmpty else { return }
+    let prefixed = patch.prefixed(by: "presence")
+    for key in Array(channels.keys) { publish(prefixed, on: key, excluding: excluded) }
+  }
+
+  // MARK: Frames
+
+  private func channelKey(for viewer: Viewer) -> String {
+    viewDependsOnViewer ? viewer.id : ""
+  }
+
+  /// A snapshot of the channel's view at its current revision. Call with `lock` held.
+  private func snapshotFrame(_ key: String) -> OutboundFrame {
+    let channel = channels[key]!
+    return ServerMessage.snapshot(
+      topic: topic, rev: channel.revision, state: channel.tracker.current, presence: showsPresence ? presence : nil)
   }
 }

@@ -17,6 +17,9 @@ protocol TopicHost: AnyObject, Sendable {
   /// sends it to the store. When it returns, the reducer has run and any resulting
   /// patch is already queued.
   func perform(_ action: JSON, from session: String) async throws(ProtocolError)
+  /// Sets what the member publishes about itself (an object, already bounded in size)
+  /// and shows it to every member under `/presence`.
+  func setPresence(_ meta: JSON, from session: String) throws(ProtocolError)
   /// Whether patches to the member were skipped (its socket is congested) and it waits
   /// for a snapshot: a reply to it must wait too, or it would overtake its effect.
   func isBehind(_ session: String) -> Bool

@@ -1,4 +1,5 @@
 import Foundation
+import Statecast
 import StatecastJSON
 
 /// The one owner of topic membership: which topics exist, which sessions are in each,
@@ -39,11 +40,11 @@ final class TopicRegistry: @unchecked Sendable {
 
   /// `join`: finds the route, makes or finds the topic, adds the session as a member
   /// and queues the snapshot. Joining a joined topic queues a fresh snapshot.
-  func join(_ topic: String, params: JSON, session: String, connection: ConnectionID) async throws(ProtocolError) {
+  func join(_ topic: String, params: JSON, session: String, viewer: Viewer, connection: ConnectionID) async throws(ProtocolError) {
     guard let (route, parameters) = route(for: topic) else {
       throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
     }
-    let request = JoinRequest(topic: topic, parameters: parameters, params: params, session: session)
+    let request = JoinRequest(topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
     guard route.canJoin(request) else {
       throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
     }
@@ -85,6 +86,14 @@ final class TopicRegistry: @unchecked Sendable {
       throw ProtocolError(.notJoined, "not joined to \(topic)")
     }
     await remove(session, from: host)
+  }
+
+  /// `presence`: what the member publishes about itself on `topic`.
+  func setPresence(_ meta: JSON, on topic: String, from session: String) throws(ProtocolError) {
+    guard let host = host(topic, of: session) else {
+      throw ProtocolError(.notJoined, "not joined to \(topic)")
+    }
+    try host.setPresence(meta, from: session)
   }
 
   /// Whether the member waits for a snapshot on `topic` (see ``TopicHost/isBehind(_:)``).

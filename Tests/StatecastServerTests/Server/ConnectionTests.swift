@@ -14,7 +14,7 @@ import Testing
     let route = Route.perSession("ticker", Ticker.self, dependencies: Probe())
     let topics = TopicRegistry(routes: route.topics, sink: sink, maxTopicsPerSession: 8)
     let sessions = SessionRegistry(topics: topics, gracePeriod: .seconds(30))
-    let session = sessions.open(on: id)
+    let session = sessions.open(on: id, viewer: .guest())
     let connection = Connection(
       id: id, session: session, configuration: ServerConfiguration(), sink: sink, sessions: sessions,
       topics: topics)

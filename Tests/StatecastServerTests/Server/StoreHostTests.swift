@@ -9,13 +9,13 @@ import Testing
 /// the transport's answers can be chosen.
 @Suite(.timeLimit(.minutes(1))) struct StoreHostTests {
   let connection = ConnectionID(rawValue: 1)
-  let request = JoinRequest(topic: "ticker", parameters: [:], params: [:], session: "s1")
+  let request = JoinRequest(topic: "ticker", parameters: [:], params: [:], session: "s1", viewer: .anonymous)
 
   func makeHost(sink: RecordingSink) async -> (StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>, Store<Ticker.State, Ticker.Action>) {
     let store = Ticker.makeStore(probe: Probe())
     let host = await StoreHost(
-      topic: "ticker", store: store, embed: Ticker.Action.client,
-      view: Ticker.viewState, canSend: { _, _, _ in true }, sink: sink)
+      topic: "ticker", store: store, embed: { action, _ in .client(action) },
+      view: { state, _ in Ticker.viewState(state) }, canSend: { _, _, _ in true }, sink: sink)
     return (host, store)
   }
 
