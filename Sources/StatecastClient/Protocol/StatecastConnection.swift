@@ -92,6 +92,15 @@ public final class StatecastConnection: Sendable {
     _ = try await request(["op": "action", "topic": .string(topic), "action": encoded])
   }
 
+  /// Publishes what this client wants the other members of a shared `topic` to see
+  /// about it (an object: what it is editing, a cursor), under `/presence`.
+  ///
+  /// - Throws: ``StatecastError`` (`not_joined`, `bad_message` for a topic without
+  ///   presence or a `meta` over 1,024 bytes, `rate_limited`).
+  public func setPresence(_ meta: JSON, on topic: String) async throws {
+    _ = try await request(["op": "presence", "topic": .string(topic), "meta": meta])
+  }
+
   /// Stops receiving `topic`; its subscription's states end.
   public func leave(_ topic: String) async throws {
     _ = try await request(["op": "leave", "topic": .string(topic)])

@@ -7,6 +7,7 @@ import StatecastClient
 /// A real StatecastServer on a free loopback port with the test routes:
 /// - `ticker`: a store per session (``Ticker``), its effects recorded by `probe`;
 /// - `room/:id`: one shared ``Ticker`` store per room;
+/// - `notes/:id`: one shared ``Notes`` store per room, its view per viewer;
 /// - `guarded/:owner`: joinable only by params `{"user": owner}`, and `add` refused above 10;
 /// - `failing/:how`: a factory that refuses (`refused`) or fails with an internal error.
 struct ServerFixture {
@@ -28,6 +29,7 @@ struct ServerFixture {
       routes: [
         .perSession("ticker", Ticker.self, dependencies: probe),
         .shared("room/:id", Ticker.self, dependencies: probe),
+        .shared("notes/:id", Notes.self, dependencies: ()),
         .perSession(
           "guarded/:owner", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
           view: Ticker.viewState,
