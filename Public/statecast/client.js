@@ -9,6 +9,12 @@
  * snapshot). After a reconnect it resumes the old session with each topic's last
  * revision, or re-joins every topic when the server no longer knows the session.
  *
+ * The first state arrives one round trip after the socket opens: as soon as it is open
+ * the client sends, in one flight, its `hello` (when resuming) and the `join` of every
+ * topic not being resumed, without waiting for the server's hello or for any reply.
+ * The server handles one socket's messages in order, so each join's snapshot follows
+ * its greeting and the resume.
+ *
  * @example
  * const client = new Client({ url: "ws://127.0.0.1:8080/ws" });
  * client.start();
@@ -43,6 +49,15 @@ import { Topic } from "./topic.js";
  * @typedef {string} ClientEvent
  */
 
+/**
+ * One socket's handshake: the server's hello and, when resuming, the answer to ours.
+ * @typedef {object} Handshake
+ * @property {string | null} previous the session being resumed (or null)
+ * @property {string | null | undefined} fresh the session of the server's hello; `undefined` until it arrives
+ * @property {Set<Topic> | null} resuming the topics listed in the resume (not joined in the first flight)
+ * @property {any} reply the answer to the resume; `undefined` while awaited, `null` when none was sent
+ */
+
 export class Client extends Emitter {
   /** @type {ConnectionState} */
   #connectionState = "disconnected";
@@ -53,6 +68,8 @@ export class Client extends Emitter {
   #topics = new Map();
   /** @type {Set<string>} topics left while the socket was down, to leave on resume */
   #pendingLeaves = new Set();
+  /** @type {Handshake | null} the current socket's handshake, until it is complete */
+  #handshake = null;
   #tracing = false;
   /** @type {Connection} */
   #connection;
@@ -136,7 +153,9 @@ export class Client extends Emitter {
     const topic = new Topic(this, name, params);
     this.#topics.set(name, topic);
     this.#pendingLeaves.delete(name);
-    if (this.#connectionState === "connected") this.#sendJoin(topic).catch(() => {});
+    // An open socket takes the join at once, even before the server's hello: it is
+    // answered after the greeting (and after a resume in flight), in order.
+    if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
     return topic;
   }
 
@@ -216,7 +235,12 @@ export class Client extends Emitter {
     if (topic.params !== undefined) message.params = topic.params;
     return this.#connection.request(message).then(
       (reply) => {
-        if (this.#topics.get(topic.name) !== topic || !topic.active) return;
+        if (this.#topics.get(topic.name) !== topic || !topic.active) {
+          // Left while the join was in flight: the server has joined it, so leave it
+          // there too (unless the name has been joined again meanwhile).
+          if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
+          return;
+        }
         if (reply.status === "ok") {
           topic.markJoined();
           this.flush(topic);
@@ -246,7 +270,7 @@ export class Client extends Emitter {
     console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
     topic.markResyncing();
     this.emit("resync", { topic: topic.name, reason });
-    if (this.#connection.isOpen) {
+    if (this.#connection.canSend) {
       this.#sendJoin(topic).catch(() => {});
     }
   }
@@ -257,10 +281,16 @@ export class Client extends Emitter {
    */
   #transportChanged(status, detail) {
     if (status === "connecting") {
+      this.#handshake = null;
       this.#setState("connecting");
       return;
     }
+    if (status === "open") {
+      this.#opened();
+      return;
+    }
     if (status === "closed") {
+      this.#handshake = null;
       // 4000: another socket resumed this session. Resuming it back would take it from
       // that socket in turn, so the next socket starts a session of its own.
       if (detail?.code === 4000) {
@@ -276,29 +306,69 @@ export class Client extends Emitter {
   }
 
   /**
-   * The server greeted a new socket: resume the previous session or join afresh.
-   * @param {any} hello
+   * A new socket is open: send the first flight at once, without waiting for the
+   * server's hello: `hello` resuming the previous session (if there is one and it has
+   * anything to resume), then the `join` of every other topic.
    */
-  async #greeted(hello) {
-    const fresh = typeof hello.session === "string" ? hello.session : null;
+  #opened() {
     const previous = this.#session;
     /** @type {Record<string, number>} */
     const resume = {};
+    /** @type {Set<Topic>} */
+    const resumed = new Set();
     for (const topic of this.#topics.values()) {
-      if (topic.active && typeof topic.rev === "number") resume[topic.name] = topic.rev;
-    }
-    let resumed = false;
-    if (previous !== null && (Object.keys(resume).length > 0 || this.#pendingLeaves.size > 0)) {
-      let reply;
-      try {
-        reply = await this.#connection.request({ op: "hello", session: previous, resume });
-      } catch {
-        return; // The socket dropped during the handshake; the next one starts over.
+      if (topic.active && typeof topic.rev === "number") {
+        resume[topic.name] = topic.rev;
+        resumed.add(topic);
       }
+    }
+    const resuming = previous !== null && (resumed.size > 0 || this.#pendingLeaves.size > 0);
+    /** @type {Handshake} */
+    const handshake = { previous, fresh: undefined, resuming: resuming ? resumed : null, reply: resuming ? undefined : null };
+    this.#handshake = handshake;
+    if (resuming) {
+      this.#connection.request({ op: "hello", session: previous, resume }).then(
+        (reply) => {
+          if (this.#handshake !== handshake) return;
+          handshake.reply = reply;
+          this.#completeHandshake(handshake);
+        },
+        () => {
+          // The socket dropped during the handshake; the next one starts over.
+        },
+      );
+    }
+    for (const topic of [...this.#topics.values()]) {
+      if (topic.active && !handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
+    }
+  }
+
+  /**
+   * The server greeted the socket with its fresh session.
+   * @param {any} hello
+   */
+  #greeted(hello) {
+    const handshake = this.#handshake;
+    if (handshake === null) return;
+    handshake.fresh = typeof hello.session === "string" ? hello.session : null;
+    this.#completeHandshake(handshake);
+  }
+
+  /**
+   * Once the server has greeted the socket and answered the resume (if one was sent):
+   * settles the session, re-joins what was not resumed, and sends waiting actions.
+   * @param {Handshake} handshake
+   */
+  #completeHandshake(handshake) {
+    if (handshake.fresh === undefined || handshake.reply === undefined) return;
+    this.#handshake = null;
+    const { previous, fresh, reply } = handshake;
+    let resumed = false;
+    if (reply !== null) {
       if (reply.status === "ok" && reply.resumed === true) {
         resumed = true;
         this.#session = typeof reply.session === "string" ? reply.session : previous;
-        for (const name of Object.keys(resume)) this.#topics.get(name)?.markJoined();
+        for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
         for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
       } else {
         this.#session = typeof reply.session === "string" ? reply.session : fresh;
@@ -312,7 +382,7 @@ export class Client extends Emitter {
     for (const topic of [...this.#topics.values()]) {
       if (!topic.active) continue;
       if (topic.joinedHere) this.flush(topic);
-      else this.#sendJoin(topic).catch(() => {});
+      else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
     }
   }
 

@@ -2,7 +2,9 @@
  * One WebSocket to the server, kept alive across drops.
  *
  * The connection owns the socket's life: it opens `/ws` with the `statecast.v1`
- * subprotocol, matches each reply to its request by `ref`, reconnects after a drop with
+ * subprotocol, reports the socket open as soon as it can carry messages (before the
+ * server's hello: the protocol lets a client send its first requests at once, and the
+ * server answers them in order after its hello), matches each reply to its request by `ref`, reconnects after a drop with
  * jittered exponential back-off (or within a second when the server closed the socket
  * because it is restarting), and hands every other message to its owner (the
  * client), which decides what they mean. It never re-sends anything: when the socket
@@ -46,6 +48,7 @@ const RESTARTING = 1012;
  * @typedef {object} SocketLike
  * @property {(text: string) => void} send
  * @property {(code?: number, reason?: string) => void} close
+ * @property {((event: unknown) => void) | null} onopen
  * @property {((event: { data: unknown }) => void) | null} onmessage
  * @property {((event: { code?: number, reason?: string }) => void) | null} onclose
  * @property {((event: unknown) => void) | null} onerror
@@ -57,6 +60,9 @@ const RESTARTING = 1012;
  * @property {(hello: any) => void} onHello the server's first message on each new socket
  * @property {(message: any) => void} onMessage every message except hello and replies to requests
  * @property {(status: "connecting" | "open" | "closed", detail?: CloseDetail) => void} onStatus
+ *   `connecting` when a socket is being opened; `open` when it can carry requests (its
+ *   `open` event, always before the server's hello is handed to `onHello`); `closed`
+ *   when it ended
  * @property {(entry: TraceEntry) => void} [onTrace]
  * @property {new (url: string, protocols: string) => SocketLike} [WebSocket] the WebSocket constructor (defaults to the global one)
  * @property {{ base?: number, cap?: number }} [backoff]
@@ -79,6 +85,8 @@ export class Connection {
   #clearTimeout;
   /** @type {SocketLike | null} */
   #socket = null;
+  /** Whether the current socket is open (it may carry requests, even before the hello). */
+  #opened = false;
   /** Whether the current socket has delivered the server's hello. */
   #greeted = false;
   #running = false;
@@ -116,6 +124,7 @@ export class Connection {
     this.#cancelTimers();
     const socket = this.#socket;
     this.#socket = null;
+    this.#opened = false;
     this.#greeted = false;
     this.#rejectPending("stopped", "the client was stopped before the server answered");
     if (socket) {
@@ -134,9 +143,17 @@ export class Connection {
     this.#open();
   }
 
-  /** Whether a socket is open and greeted, so messages can be sent. */
+  /** Whether a socket is open and greeted by the server. */
   get isOpen() {
     return this.#socket !== null && this.#greeted;
+  }
+
+  /**
+   * Whether requests can be sent now: the socket is open, greeted or not. Requests sent
+   * before the server's hello are answered after it, in order.
+   */
+  get canSend() {
+    return this.#socket !== null && this.#opened;
   }
 
   /**
@@ -151,13 +168,14 @@ export class Connection {
 
   /**
    * Sends a request with a fresh `ref` and resolves with the server's reply (whatever
-   * its status). Rejects with `connection_lost` if the socket drops first.
+   * its status). Rejects with `connection_lost` if the socket is not open (see
+   * `canSend`) or drops first.
    * @param {Record<string, unknown>} message without `ref`
    * @returns {Promise<any>}
    */
   request(message) {
     const socket = this.#socket;
-    if (socket === null || !this.#greeted) {
+    if (socket === null || !this.#opened) {
       return Promise.reject(new StatecastError("connection_lost", "not connected to the server; nothing was sent"));
     }
     const ref = this.#nextRef++;
@@ -205,10 +223,14 @@ export class Connection {
       return;
     }
     this.#socket = socket;
+    this.#opened = false;
     this.#greeted = false;
     this.#handshakeTimer = this.#setTimeout(() => {
       if (this.#socket === socket && !this.#greeted) this.drop("no hello from the server in time");
     }, this.#options.handshakeTimeout ?? 8000);
+    socket.onopen = () => {
+      if (this.#socket === socket) this.#becameOpen();
+    };
     socket.onmessage = (event) => {
       if (this.#socket === socket) this.#received(event.data);
     };
@@ -240,6 +262,9 @@ export class Connection {
         console.warn("statecast: the server's first message was not hello", message.op);
         return;
       }
+      // A socket without open events (some stand-ins) is open once it speaks.
+      if (!this.#opened) this.#becameOpen();
+      if (this.#socket === null) return;
       this.#greeted = true;
       this.#failures = 0;
       if (this.#handshakeTimer !== null) {
@@ -260,6 +285,11 @@ export class Connection {
     this.#options.onMessage(message);
   }
 
+  #becameOpen() {
+    this.#opened = true;
+    this.#options.onStatus("open");
+  }
+
   /**
    * @param {SocketLike} socket
    * @param {{ code?: number, reason?: string }} detail
@@ -267,6 +297,7 @@ export class Connection {
   #closed(socket, detail) {
     if (this.#socket !== socket) return;
     this.#socket = null;
+    this.#opened = false;
     this.#greeted = false;
     if (this.#handshakeTimer !== null) {
       this.#clearTimeout(this.#handshakeTimer);

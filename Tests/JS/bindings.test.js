@@ -3,6 +3,8 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { FakeEvent, TestPage, settle } from "./support/page.js";
+import { BUSY_DELAY } from "../../Public/statecast/bindings/event-binding.js";
+import { elementState } from "../../Public/statecast/internal/element-state.js";
 
 let errors;
 beforeEach((t) => {
@@ -276,7 +278,8 @@ test("a two-way input sends after the debounce and is not overwritten while edit
   await settle();
   const [action] = socket.sentOps("action");
   assert.deepEqual(action.action, { queryChanged: { text: "mil" } });
-  assert.ok(input.classList.contains("sc-loading"));
+  page.timers.advance(BUSY_DELAY);
+  assert.ok(input.classList.contains("sc-loading"), "busy once the action is slow");
   input.value = "milk";
   input.dispatchEvent(new FakeEvent("input"));
   page.patch("search", [{ op: "replace", path: "/query", value: "mil" }]);
@@ -293,6 +296,35 @@ test("a two-way input sends after the debounce and is not overwritten while edit
   await settle();
   assert.equal(input.value, "MILK", "once settled the input shows the server's value");
   assert.ok(!input.classList.contains("sc-loading"));
+});
+
+test("an action answered before BUSY_DELAY never marks its element busy", async () => {
+  const page = new TestPage(`
+    <main data-sc-topic="counter">
+      <button id="plus" data-sc-on-click="increment">+</button>
+      <output id="count" data-sc-text="count"></output>
+    </main>`);
+  const socket = await page.start();
+  await page.snapshot("counter", { count: 0 });
+  const button = page.$('[id="plus"]');
+  const classes = [];
+  const record = button.classList.toggle.bind(button.classList);
+  button.classList.toggle = (name, force) => {
+    classes.push(name);
+    return record(name, force);
+  };
+  button.dispatchEvent(new FakeEvent("click"));
+  await settle();
+  assert.equal(socket.last.op, "action");
+  page.timers.advance(BUSY_DELAY - 1);
+  page.patch("counter", [{ op: "replace", path: "/count", value: 1 }]);
+  socket.ok(socket.last);
+  await settle();
+  assert.equal(page.$('[id="count"]').textContent, "1");
+  page.timers.advance(BUSY_DELAY * 2);
+  assert.deepEqual(classes, [], "no class was toggled on the button");
+  assert.equal(button.hasAttribute("aria-busy"), false);
+  assert.equal(elementState(button).busyTimer, null, "the busy timer was cleared");
 });
 
 test("a refused edit is undone and marked; the error event bubbles", async () => {
@@ -362,7 +394,11 @@ test("a form submit sends its fields as JSON, shows loading, and resets on succe
   assert.equal(allowed, false, "the page is not submitted");
   await settle();
   assert.deepEqual(socket.last.action, { add: { title: "Milk", estimate: 2.5, urgent: false, tags: ["home"], place: { city: "Paris" } } });
-  assert.ok(form.classList.contains("sc-loading"));
+  assert.ok(!form.classList.contains("sc-loading"), "not busy while the action may still be answered at once");
+  page.timers.advance(BUSY_DELAY - 1);
+  assert.ok(!form.classList.contains("sc-loading"));
+  page.timers.advance(1);
+  assert.ok(form.classList.contains("sc-loading"), "busy once the action is slow");
   assert.equal(form.getAttribute("aria-busy"), "true");
   socket.ok(socket.last);
   await settle();

@@ -319,6 +319,139 @@ test("a resume answered with an error falls back to re-joining", async () => {
   assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["counter"]);
 });
 
+test("pipelined: every join goes out when the socket opens, before the server's hello", async () => {
+  const counter = client.join("counter", { start: 5 });
+  const todos = client.join("todos/42");
+  client.start();
+  const socket = network.socket;
+  assert.deepEqual(socket.sent, [], "nothing is sent before the socket is open");
+  socket.open();
+  assert.deepEqual(
+    socket.sent.map(({ op, topic, params }) => ({ op, topic, params })),
+    [
+      { op: "join", topic: "counter", params: { start: 5 } },
+      { op: "join", topic: "todos/42", params: undefined },
+    ],
+    "both joins in one flight, without waiting for the hello or for each other's reply",
+  );
+  assert.equal(client.connectionState, "connecting", "connected only once greeted");
+  const [joinCounter, joinTodos] = socket.sentOps("join");
+  socket.hello("s1");
+  socket.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 5 } });
+  socket.ok(joinCounter);
+  socket.serverSend({ op: "snapshot", topic: "todos/42", rev: 4, state: { items: [] } });
+  socket.ok(joinTodos);
+  await settle();
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "s1");
+  assert.equal(counter.status, "joined");
+  assert.equal(todos.status, "joined");
+  assert.deepEqual(counter.state, { count: 5 });
+  assert.equal(socket.sentOps("join").length, 2, "no join is sent twice");
+});
+
+test("pipelined: a topic joined after the socket opened goes out at once, before the hello", async () => {
+  client.start();
+  const socket = network.socket;
+  socket.open();
+  const counter = client.join("counter");
+  assert.equal(socket.last.op, "join");
+  assert.equal(socket.last.topic, "counter");
+  const sending = counter.send({ increment: {} });
+  await settle();
+  assert.equal(socket.sentOps("action").length, 0, "an action waits for its topic's join to be answered");
+  socket.hello("s1");
+  await settle();
+  assert.equal(socket.sentOps("action").length, 0, "the hello alone does not make the topic joined");
+  socket.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 0 } });
+  socket.ok(socket.sentOps("join")[0]);
+  await settle();
+  const [action] = socket.sentOps("action");
+  assert.deepEqual(action.action, { increment: {} });
+  socket.ok(action);
+  assert.equal((await sending).status, "ok");
+});
+
+test("pipelined: the resume and the joins of new topics leave in one flight when the socket opens", async () => {
+  const socket = await connect("old");
+  const counter = await joined("counter", { count: 1 }, 7);
+  socket.serverClose(1006);
+  const late = client.join("late", { page: 2 });
+  timers.runNext();
+  const next = network.socket;
+  next.open();
+  assert.deepEqual(
+    next.sent.map(({ op, topic, session, resume }) => ({ op, topic, session, resume })),
+    [
+      { op: "hello", topic: undefined, session: "old", resume: { counter: 7 } },
+      { op: "join", topic: "late", session: undefined, resume: undefined },
+    ],
+    "hello first (the protocol wants it as the first message), then the new topic's join",
+  );
+  next.hello("fresh");
+  await settle();
+  assert.equal(client.connectionState, "connecting", "not connected until the resume is answered");
+  assert.equal(client.session, "old", "the fresh session is not taken while the resume is open");
+  next.serverSend({ op: "patch", topic: "counter", rev: 8, ops: [{ op: "replace", path: "/count", value: 2 }] });
+  next.ok(next.sent[0], { session: "old", resumed: true });
+  next.serverSend({ op: "snapshot", topic: "late", rev: 1, state: { page: 2 } });
+  next.ok(next.sent[1]);
+  await settle();
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "old");
+  assert.deepEqual(counter.state, { count: 2 });
+  assert.equal(late.status, "joined");
+  assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["late"], "the resumed topic is not re-joined");
+});
+
+test("pipelined: a refused resume re-joins only the topics it listed, each once", async () => {
+  const socket = await connect("old");
+  await joined("counter", { count: 1 }, 7);
+  socket.serverClose(1006);
+  client.join("late");
+  timers.runNext();
+  const next = network.socket;
+  next.open();
+  next.hello("fresh");
+  next.ok(next.sent[0], { session: "fresh", resumed: false });
+  await settle();
+  assert.equal(client.session, "fresh");
+  assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["late", "counter"]);
+});
+
+test("pipelined: a topic left while its join is in flight is left on the server once the join is answered", async () => {
+  client.start();
+  const socket = network.socket;
+  const counter = client.join("counter");
+  socket.open();
+  counter.leave();
+  assert.equal(socket.sentOps("leave").length, 0, "the server has not joined it yet");
+  socket.hello("s1");
+  socket.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 0 } });
+  socket.ok(socket.sentOps("join")[0]);
+  await settle();
+  assert.deepEqual(socket.sentOps("leave").map((m) => m.topic), ["counter"]);
+  assert.equal(counter.state, undefined, "a left topic takes no state");
+});
+
+test("pipelined: a socket that drops before its hello rejects nothing twice and starts over", async () => {
+  const counter = client.join("counter");
+  client.start();
+  network.socket.open();
+  network.socket.serverClose(1006);
+  assert.equal(client.connectionState, "disconnected");
+  timers.runNext();
+  const next = network.socket;
+  next.open();
+  assert.deepEqual(next.sentOps("join").map((m) => m.topic), ["counter"], "joined again on the next socket");
+  next.hello("s2");
+  next.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 3 } });
+  next.ok(next.sentOps("join")[0]);
+  await settle();
+  assert.equal(counter.status, "joined");
+  assert.equal(client.session, "s2");
+});
+
 test("messages from a replaced socket are ignored", async () => {
   const socket = await connect("old");
   const counter = await joined("counter", { count: 1 }, 7);

@@ -3,8 +3,11 @@
  *
  * The action is JSON with placeholders (see `action-template.js`), or a bare case name.
  * `data-sc-on-keydown.enter` fires only for that key. `data-sc-debounce="ms"` sends
- * once the events pause. While the action is in flight the element has the class
- * `sc-loading` and `aria-busy="true"`; a refused action adds `sc-error` and a
+ * once the events pause. While an action has been in flight for longer than
+ * `BUSY_DELAY` ms the element has the class `sc-loading` and `aria-busy="true"`: an
+ * action answered sooner (the usual case) never changes them, so the page neither
+ * flickers nor pays for a restyle between the click and the changed DOM; a refused
+ * action adds `sc-error` and a
  * `data-sc-error` attribute with the message, and dispatches a bubbling
  * `statecast:error` event (`statecast:reply` on success). Forms never submit the page;
  * links are followed by the runtime only for plain left clicks (a middle or
@@ -22,6 +25,9 @@ import { elementState, markEdited, settleEdit } from "../internal/element-state.
 import { elementValue, formValues } from "../internal/form-values.js";
 
 const WINDOW_EVENTS = new Set(["popstate", "hashchange"]);
+
+/** ms an action may be in flight before its element shows it is busy (`sc-loading`). */
+export const BUSY_DELAY = 100;
 const KEY_NAMES = /** @type {Record<string, string>} */ ({ esc: "escape", space: " ", spacebar: " ", return: "enter" });
 
 export class EventBinding {
@@ -52,6 +58,10 @@ export class EventBinding {
       if (state.timer !== null) {
         context.env.clearTimeout(state.timer);
         state.timer = null;
+      }
+      if (state.busyTimer !== null) {
+        context.env.clearTimeout(state.busyTimer);
+        state.busyTimer = null;
       }
     });
   }
@@ -129,10 +139,33 @@ export class EventBinding {
    */
   setLoading(state, delta) {
     state.inFlight += delta;
-    const loading = state.inFlight > 0;
-    if (this.element.classList.contains("sc-loading") === loading) return;
-    this.element.classList.toggle("sc-loading", loading);
-    if (loading) this.element.setAttribute("aria-busy", "true");
+    const env = this.context.env;
+    if (state.inFlight > 0) {
+      // Shown only if the action is slow: a class change right after the click would
+      // make the browser restyle the page before it can handle the server's patch.
+      if (state.busyTimer === null && !this.element.classList.contains("sc-loading")) {
+        state.busyTimer = env.setTimeout(() => {
+          state.busyTimer = null;
+          if (state.inFlight > 0) this.showBusy(true);
+        }, BUSY_DELAY);
+      }
+      return;
+    }
+    if (state.busyTimer !== null) {
+      env.clearTimeout(state.busyTimer);
+      state.busyTimer = null;
+    }
+    this.showBusy(false);
+  }
+
+  /**
+   * Shows or clears the busy state: the class `sc-loading` and `aria-busy`.
+   * @param {boolean} busy
+   */
+  showBusy(busy) {
+    if (this.element.classList.contains("sc-loading") === busy) return;
+    this.element.classList.toggle("sc-loading", busy);
+    if (busy) this.element.setAttribute("aria-busy", "true");
     else this.element.removeAttribute("aria-busy");
   }
 }

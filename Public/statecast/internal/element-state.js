@@ -13,6 +13,7 @@
  * @property {number} version counts user edits, to tell whether a reply is for the latest one
  * @property {number} inFlight actions sent from this element and not yet answered
  * @property {any} timer a pending debounce timer, or null
+ * @property {any} busyTimer the timer that shows the busy state of a slow action, or null
  * @property {{ refresh(): void } | null} model the element's model binding, if any
  * @property {unknown} lastEvent the last input event counted (two listeners see the same event)
  */
@@ -27,7 +28,7 @@ const states = new WeakMap();
 export function elementState(element) {
   let state = states.get(element);
   if (!state) {
-    state = { editing: false, version: 0, inFlight: 0, timer: null, model: null, lastEvent: null };
+    state = { editing: false, version: 0, inFlight: 0, timer: null, busyTimer: null, model: null, lastEvent: null };
     states.set(element, state);
   }
   return state;

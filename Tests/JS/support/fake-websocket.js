@@ -35,6 +35,8 @@ export class FakeSocket {
     /** @type {any[]} every message the client sent, parsed */
     this.sent = [];
     this.closedByClient = null;
+    /** Whether the socket has fired its open event. */
+    this.isOpen = false;
     this.onmessage = null;
     this.onclose = null;
     this.onerror = null;
@@ -43,6 +45,7 @@ export class FakeSocket {
 
   /** @param {string} text */
   send(text) {
+    if (!this.isOpen) throw new Error("InvalidStateError: the socket is still connecting");
     if (typeof text !== "string") throw new Error("the runtime must send text frames");
     this.sent.push(JSON.parse(text));
   }
@@ -58,8 +61,16 @@ export class FakeSocket {
     this.onmessage?.({ data });
   }
 
-  /** The server's greeting. @param {string} session */
+  /** The socket opens (the upgrade succeeded): the client may send from now on. */
+  open() {
+    if (this.isOpen) return;
+    this.isOpen = true;
+    this.onopen?.({});
+  }
+
+  /** The server's greeting, on a socket that opens first if it has not yet. @param {string} session */
   hello(session) {
+    this.open();
     this.serverSend({ op: "hello", session, server: "fake" });
   }
 

@@ -1,0 +1,150 @@
+/**
+ * Statecast's browser runtime: the page's mirror of server-side stores.
+ *
+ * Importing this module connects the page to `/ws` on its own host (`wss:` on https),
+ * binds every `data-sc-topic` element of the document once it is parsed, shows the
+ * connection state on `<html>` and in a small banner, and opens the debug panel when
+ * the URL has `?debug`. Most pages need nothing more than
+ * `<script type="module" src="/statecast.js"></script>` and `data-sc-*` attributes;
+ * pages that render on their own use the API below. See docs/RUNTIME.md.
+ *
+ * @example
+ * import { statecast } from "/statecast.js";
+ * const counter = statecast.join("counter");
+ * counter.subscribe((state) => { label.textContent = state.count; });
+ * plus.onclick = () => counter.send({ increment: {} }).catch((error) => alert(error.code));
+ * @module
+ */
+
+import { Binder } from "./bindings/binder.js";
+import { Client } from "./client.js";
+import { installConnectionIndicator } from "./connection-indicator.js";
+
+export { Client } from "./client.js";
+export { StatecastError } from "./error.js";
+export { applyPatch, PatchError } from "./patch.js";
+
+/**
+ * The WebSocket URL for a page location: `/ws` on the same host and port.
+ * @param {{ protocol: string, host: string }} location
+ * @returns {string}
+ */
+export function socketURL(location) {
+  return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
+}
+
+const inBrowser = typeof window !== "undefined" && typeof document !== "undefined";
+
+const client = new Client({ url: inBrowser ? socketURL(window.location) : "ws://localhost/ws" });
+
+/** @type {import("./bindings/scan.js").Environment} */
+const environment = {
+  document: inBrowser ? document : undefined,
+  window: inBrowser ? window : undefined,
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (id) => clearTimeout(id),
+  dispatch(element, type, detail) {
+    element.dispatchEvent(new CustomEvent(type, { detail, bubbles: true }));
+  },
+};
+
+const binder = new Binder(client, environment);
+
+/**
+ * The page's runtime.
+ */
+export const statecast = {
+  /**
+   * Joins a topic (or returns the handle already joined under that name).
+   * @param {string} name e.g. `"counter"` or `"todos/team-42"`
+   * @param {Record<string, unknown>} [params] the join params; different params re-join
+   * @returns {import("./topic.js").Topic}
+   */
+  join(name, params) {
+    return client.join(name, params);
+  },
+
+  /** `"connecting"`, `"connected"` or `"disconnected"`. */
+  get connectionState() {
+    return client.connectionState;
+  },
+
+  /** The server session this tab is attached to, once greeted. */
+  get session() {
+    return client.session;
+  },
+
+  /**
+   * Listens to `connectionstatechange`, `error`, `resync` or `trace`; returns the
+   * function that stops listening.
+   * @param {string} type
+   * @param {(detail: any) => void} listener
+   * @returns {() => void}
+   */
+  on(type, listener) {
+    return client.on(type, listener);
+  },
+
+  /**
+   * Binds the `data-sc-topic` elements at or under `root` (for content added after load).
+   * @param {any} root
+   * @returns {() => void} unbinds and leaves their topics
+   */
+  bind(root) {
+    return binder.bind(root);
+  },
+
+  /**
+   * Registers the renderer of `data-sc-render="name"` elements.
+   * @param {string} name
+   * @param {import("./bindings/render-binding.js").Renderer} renderer
+   */
+  renderer(name, renderer) {
+    binder.renderer(name, renderer);
+  },
+
+  /** Reconnects at once instead of waiting out the back-off. */
+  retryNow() {
+    client.retryNow();
+  },
+
+  /** The underlying protocol client (topics, session, tracing). */
+  client,
+};
+
+if (inBrowser) {
+  client.start();
+  window.addEventListener("online", () => client.retryNow());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") client.retryNow();
+  });
+  const debug = new URLSearchParams(window.location.search).has("debug");
+  /** @type {any[]} messages exchanged before the debug panel has loaded */
+  const backlog = [];
+  const stopBacklog = debug ? client.on("trace", (entry) => backlog.push(entry)) : () => {};
+  if (debug) client.tracing = true;
+  let started = false;
+  const bindDocument = () => {
+    if (started) return;
+    started = true;
+    installConnectionIndicator(client, document);
+    binder.bind(document);
+    if (debug) {
+      import("./debug.js")
+        .then(({ installDebugPanel }) => {
+          stopBacklog();
+          installDebugPanel(client, document, { backlog, requestFrame: (fn) => requestAnimationFrame(fn) });
+        })
+        .catch((error) => console.error("statecast: cannot load the debug panel", error));
+    }
+  };
+  // Module scripts run before DOMContentLoaded, so a page's own module can join a topic
+  // with params (or register renderers) before the document is bound.
+  if (document.readyState === "complete") queueMicrotask(bindDocument);
+  else {
+    document.addEventListener("DOMContentLoaded", bindDocument);
+    window.addEventListener("load", bindDocument);
+  }
+}
+
+export default statecast;

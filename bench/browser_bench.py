@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Statecast in a real browser: how soon a demo page is live, and how long a click takes.
+
+Drives Debian's Chromium (headless, through Playwright) against the release demo
+server, which the script starts itself with `--echo`. Every figure is a median over
+several fresh browser contexts (each its own cache, storage and sockets):
+
+- page load, per demo page, cold (a fresh context) and warm (the same context, a
+  second load): HTTP requests that reached the server, DOMContentLoaded, and *live*:
+  the moment every `data-sc-topic` element shows its first state (`sc-ready`). Next to
+  them, two floor pages served by the same server: `bench/bare.html` (a button and a
+  number, nothing connected) and `bench/echo.html` (the same with a WebSocket to
+  `/echo`: live when its first echo is on the page).
+- click → DOM change: a real mouse click on the counter's "+" until the count's text
+  has changed (p50, p99), next to the same on the echo page, and their ratio.
+
+Times are measured inside the page (`performance.now()`, navigation start = 0): a
+capturing `click` listener on the window marks the click, a MutationObserver marks the
+changed DOM. Not part of the test suites; run it on a quiet machine:
+
+    swift build -c release --product statecast-demo
+    python3 bench/browser_bench.py                  # 7 contexts, 300 clicks each page
+    python3 bench/browser_bench.py --runs 11 --clicks 500 --json /tmp/browser.json
+
+`--public DIR` serves another copy of `Public/` (to compare runtime versions in one
+run; the copy needs `bench/bare.html` and `bench/echo.html`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("STATECAST_CHROMIUM", "/usr/bin/chromium")
+DEMO_PAGES = ["counter", "fasting-timer", "recruitment", "annotation-filters", "music"]
+
+# Runs in every document before its own scripts: records when the page is live.
+# A statecast page is live when every topic element shows its first state; the echo
+# page when its first echo is shown (it sets the class "live" on <html>); the bare page
+# when the document is parsed.
+LIVE_PROBE = """
+(() => {
+  const isLive = () => {
+    const html = document.documentElement;
+    if (!html) return false;
+    if (html.classList.contains("live")) return true;
+    if (document.readyState === "loading") return false;
+    const topics = document.querySelectorAll("[data-sc-topic]");
+    if (topics.length === 0) return location.pathname.endsWith("/bare.html");
+    for (const topic of topics) if (!topic.classList.contains("sc-ready")) return false;
+    return true;
+  };
+  const check = () => {
+    if (window.__benchLive !== undefined) return true;
+    if (!isLive()) return false;
+    window.__benchLive = performance.now();
+    return true;
+  };
+  const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+  document.addEventListener("readystatechange", () => { if (check()) observer.disconnect(); });
+})();
+"""
+
+# Installed once the page is live: marks each click and the DOM change that follows.
+CLICK_PROBE = """
+(selector) => {
+  const target = document.querySelector(selector);
+  const probe = { clickAt: null, changedAt: null };
+  window.__benchClick = probe;
+  window.addEventListener("click", () => {
+    probe.clickAt = performance.now();
+    probe.changedAt = null;
+  }, { capture: true });
+  new MutationObserver(() => {
+    if (probe.clickAt !== null && probe.changedAt === null) probe.changedAt = performance.now();
+  }).observe(target, { subtree: true, childList: true, characterData: true });
+}
+"""
+
+
+def start_server(binary: pathlib.Path, public: pathlib.Path) -> tuple[subprocess.Popen, str, str]:
+    data = tempfile.mkdtemp(prefix="statecast-bench-data-")
+    process = subprocess.Popen(
+        [str(binary), "--port", "0", "--public", str(public), "--data", data, "--echo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        match = re.search(r"listening on (http://\S+)", line)
+        if match:
+            return process, match.group(1).rstrip("/"), data
+    process.kill()
+    raise SystemExit(f"{binary} exited before listening")
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def load(context, url: str) -> dict:
+    """Loads `url` in a new tab of `context`; returns requests, DOMContentLoaded and live."""
+    page = context.new_page()
+    try:
+        page.goto(url, wait_until="domcontentloaded")
+        page.wait_for_function("window.__benchLive !== undefined", timeout=15_000)
+        return page.evaluate(
+            """() => {
+              const navigation = performance.getEntriesByType("navigation")[0];
+              const resources = performance.getEntriesByType("resource");
+              // transferSize 0: served from the cache without asking the server.
+              const fetched = resources.filter((entry) => entry.transferSize > 0).length;
+              return {
+                requests: (navigation.transferSize > 0 ? 1 : 0) + fetched,
+                resources: resources.length + 1,
+                dcl: navigation.domContentLoadedEventEnd,
+                live: window.__benchLive,
+              };
+            }"""
+        )
+    finally:
+        page.close()
+
+
+def measure_loads(browser, base: str, pages: list[str], runs: int) -> dict:
+    results = {}
+    for name, path in pages:
+        cold, warm = [], []
+        for _ in range(runs):
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            context.add_init_script(LIVE_PROBE)
+            try:
+                cold.append(load(context, base + path))
+                warm.append(load(context, base + path))
+            finally:
+                context.close()
+        results[name] = {"cold": cold, "warm": warm}
+    return results
+
+
+def measure_clicks(browser, base: str, path: str, button: str, target: str, clicks: int, statecast: bool) -> list[float]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(LIVE_PROBE)
+    page = context.new_page()
+    try:
+        page.goto(base + path)
+        page.wait_for_function("window.__benchLive !== undefined", timeout=15_000)
+        page.evaluate(CLICK_PROBE, target)
+        settled = (
+            "window.__benchClick.changedAt !== null && !document.querySelector(%s).classList.contains('sc-loading')"
+            % json.dumps(button)
+            if statecast
+            else "window.__benchClick.changedAt !== null"
+        )
+        samples = []
+        for i in range(clicks + 20):
+            page.click(button)
+            page.wait_for_function(settled, polling=1, timeout=10_000)
+            probe = page.evaluate("window.__benchClick")
+            if i >= 20:  # the first clicks warm up the JIT and the server's store
+                samples.append(probe["changedAt"] - probe["clickAt"])
+        return samples
+    finally:
+        context.close()
+
+
+def fmt(ms: float) -> str:
+    return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms"
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    line = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+    return "\n".join([line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", type=pathlib.Path, default=ROOT / ".build" / "release" / "statecast-demo")
+    parser.add_argument("--public", type=pathlib.Path, default=ROOT / "Public")
+    parser.add_argument("--runs", type=int, default=7, help="fresh browser contexts per page (≥ 5)")
+    parser.add_argument("--clicks", type=int, default=300, help="timed clicks per page (≥ 200)")
+    parser.add_argument("--pages", default=",".join(DEMO_PAGES), help="comma-separated demo pages")
+    parser.add_argument("--json", type=pathlib.Path, help="also write the raw samples here")
+    args = parser.parse_args()
+    if not args.bin.exists():
+        raise SystemExit(f"{args.bin} not found: swift build -c release --product statecast-demo")
+
+    process, base, data = start_server(args.bin, args.public)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                floors = [("bare page", "/bench/bare.html"), ("echo page", "/bench/echo.html")]
+                demos = [(name, f"/{name}.html") for name in args.pages.split(",") if name]
+                loads = measure_loads(browser, base, floors + demos, args.runs)
+                counter = measure_clicks(browser, base, "/counter.html", "#increment", "#count", args.clicks, True)
+                echo = measure_clicks(browser, base, "/bench/echo.html", "#increment", "#count", args.clicks, False)
+                version = browser.version
+            finally:
+                browser.close()
+    finally:
+        process.terminate()
+        process.wait()
+        shutil.rmtree(data, ignore_errors=True)
+
+    floor = median([s["live"] for s in loads["echo page"]["cold"]])
+    floor_warm = median([s["live"] for s in loads["echo page"]["warm"]])
+    rows = []
+    for name, runs in loads.items():
+        cold, warm = runs["cold"], runs["warm"]
+        cold_live, warm_live = median([s["live"] for s in cold]), median([s["live"] for s in warm])
+        rows.append([
+            name,
+            f"{median([s['requests'] for s in cold]):.0f}",
+            fmt(median([s["dcl"] for s in cold])),
+            fmt(cold_live),
+            f"{cold_live / floor:.2f}",
+            f"{median([s['requests'] for s in warm]):.0f}",
+            fmt(median([s["dcl"] for s in warm])),
+            fmt(warm_live),
+            f"{warm_live / floor_warm:.2f}",
+        ])
+    print(f"Chromium {version}, {args.runs} fresh contexts per page, medians; times from navigation start")
+    print()
+    print(table(
+        ["page", "cold req", "cold DCL", "cold live", "× echo", "warm req", "warm DCL", "warm live", "× echo"],
+        rows,
+    ))
+    print()
+    c50, c99, e50, e99 = percentile(counter, 50), percentile(counter, 99), percentile(echo, 50), percentile(echo, 99)
+    print(table(
+        ["click → DOM change", "clicks", "p50", "p99", "p50 × echo"],
+        [
+            ["echo page (floor)", str(len(echo)), fmt(e50), fmt(e99), "1.00"],
+            ["counter", str(len(counter)), fmt(c50), fmt(c99), f"{c50 / e50:.2f}"],
+        ],
+    ))
+    if args.json:
+        args.json.write_text(json.dumps({"chromium": version, "loads": loads, "clicks": {"counter": counter, "echo": echo}}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
