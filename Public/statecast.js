@@ -3532,6 +3532,13 @@ class Topic extends Emitter {
  * @property {any} reply the answer to the resume; `undefined` while awaited, `null` when none was sent
  */
 
+/**
+ * @typedef {object} PresenceEntry
+ * @property {Record<string, unknown>} meta the latest meta published
+ * @property {boolean} pending a newer meta waits for the throttle or for the join
+ * @property {boolean} throttled a message went out less than 100 ms ago
+ */
+
 class Client extends Emitter {
   /** @type {ConnectionState} */
   #connectionState = "disconnected";
@@ -3547,12 +3554,17 @@ class Client extends Emitter {
   #tracing = false;
   /** @type {Connection} */
   #connection;
+  /** @type {Map<string, PresenceEntry>} the latest presence meta published per topic */
+  #presence = new Map();
+  /** @type {(fn: () => void, ms: number) => unknown} */
+  #setTimeout;
 
   /**
    * @param {Omit<import("./statecast/connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
    */
   constructor(options) {
     super();
+    this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
     this.#connection = new Connection({
       ...options,
       onHello: (hello) => this.#greeted(hello),
@@ -3654,12 +3666,50 @@ class Client extends Emitter {
   }
 
   /**
+   * Publishes what this tab wants the other members of a shared topic to see about it,
+   * under the topic's `/presence` (what it is editing, a cursor, "typing"). Throttled:
+   * at most one message per topic every 100 ms, the latest meta winning; published
+   * again whenever the topic is joined anew, so it survives a reconnect.
+   * @param {string} name the topic's name, e.g. `"board/team"`
+   * @param {Record<string, unknown>} meta an object of at most 1,024 bytes as JSON
+   */
+  presence(name, meta) {
+    const entry = this.#presence.get(name) ?? { meta, pending: false, throttled: false };
+    entry.meta = meta;
+    this.#presence.set(name, entry);
+    if (entry.throttled) {
+      entry.pending = true;
+    } else {
+      this.#sendPresence(name);
+    }
+  }
+
+  /** @param {string} name */
+  #sendPresence(name) {
+    const entry = this.#presence.get(name);
+    const topic = this.#topics.get(name);
+    if (!entry) return;
+    if (!topic || !topic.joinedHere || this.#connectionState !== "connected") {
+      entry.pending = true;  // published once the topic is joined
+      return;
+    }
+    entry.pending = false;
+    entry.throttled = true;
+    this.#connection.request({ op: "presence", topic: name, meta: entry.meta }).catch(() => {});
+    this.#setTimeout(() => {
+      entry.throttled = false;
+      if (entry.pending) this.#sendPresence(name);
+    }, 100);
+  }
+
+  /**
    * @internal Leaves a topic on behalf of its last holder.
    * @param {Topic} topic
    */
   release(topic) {
     const wasJoinedHere = topic.joinedHere;
     topic.markLeft();
+    this.#presence.delete(topic.name);
     if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
     if (this.#connectionState === "connected" && wasJoinedHere) {
       this.#sendLeave(topic.name);
@@ -3718,6 +3768,7 @@ class Client extends Emitter {
         if (reply.status === "ok") {
           topic.markJoined();
           this.flush(topic);
+          if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
         } else {
           const error = StatecastError.fromReply(reply, { topic: topic.name });
           this.#report(error, { topic: topic.name });
@@ -3843,6 +3894,9 @@ class Client extends Emitter {
         resumed = true;
         this.#session = typeof reply.session === "string" ? reply.session : previous;
         for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
+        // A resumed session kept its presence on the server; anything published while
+        // the socket was down goes out now.
+        for (const [name, entry] of this.#presence) if (entry.pending && !entry.throttled) this.#sendPresence(name);
         for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
       } else {
         this.#session = typeof reply.session === "string" ? reply.session : fresh;
@@ -4058,6 +4112,16 @@ export const statecast = {
    */
   join(name, params) {
     return client.join(name, params);
+  },
+
+  /**
+   * Publishes what this tab wants the other members of a shared topic to see about it
+   * under `/presence` (throttled to one message per 100 ms per topic).
+   * @param {string} name the topic's name, e.g. `"board/team"`
+   * @param {Record<string, unknown>} meta e.g. `{ editing: "item-3" }`, at most 1,024 bytes as JSON
+   */
+  presence(name, meta) {
+    client.presence(name, meta);
   },
 
   /** `"connecting"`, `"connected"` or `"disconnected"`. */

@@ -64,6 +64,16 @@ export const statecast = {
     return client.join(name, params);
   },
 
+  /**
+   * Publishes what this tab wants the other members of a shared topic to see about it
+   * under `/presence` (throttled to one message per 100 ms per topic).
+   * @param {string} name the topic's name, e.g. `"board/team"`
+   * @param {Record<string, unknown>} meta e.g. `{ editing: "item-3" }`, at most 1,024 bytes as JSON
+   */
+  presence(name, meta) {
+    client.presence(name, meta);
+  },
+
   /** `"connecting"`, `"connected"` or `"disconnected"`. */
   get connectionState() {
     return client.connectionState;

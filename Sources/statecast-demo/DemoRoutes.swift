@@ -26,5 +26,7 @@ func demoRoutes(dataDirectory: URL) -> [Route] {
     .perSession("recruitment", RecruitmentProcesses.self, dependencies: .live()),
     .perSession("annotation-filters", AnnotationFilters.self, dependencies: .live()),
     .perSession("music", Music.self, dependencies: .live()),
+    // Demo 6: a collaborative list; each member sees their own draft, and who is there.
+    .shared("board/:room", Board.self, dependencies: .live()),
   ]
 }

@@ -638,3 +638,28 @@ test("1001 (the server going away for good) keeps the normal back-off", async ()
   await settle();
   assert.deepEqual(network.socket.sent[0].resume, { counter: 7 }, "and resumes as after any drop");
 });
+
+test("presence is throttled to one message per 100 ms per topic, the latest meta winning", async () => {
+  const socket = await connect();
+  await joined("board/team", { items: [] });
+  client.presence("board/team", { editing: "a" });
+  client.presence("board/team", { editing: "b" });
+  client.presence("board/team", { editing: "c" });
+  await settle();
+  assert.deepEqual(socket.sentOps("presence").map((m) => m.meta), [{ editing: "a" }]);
+  timers.advance(100);
+  await settle();
+  assert.deepEqual(socket.sentOps("presence").map((m) => m.meta), [{ editing: "a" }, { editing: "c" }]);
+  timers.advance(100);
+  await settle();
+  assert.equal(socket.sentOps("presence").length, 2);
+});
+
+test("presence published before the join goes out once the topic is joined", async () => {
+  const socket = await connect();
+  client.presence("board/team", { editing: "x" });
+  await settle();
+  assert.equal(socket.sentOps("presence").length, 0);
+  await joined("board/team", { items: [] });
+  assert.deepEqual(socket.sentOps("presence").map((m) => m.meta), [{ editing: "x" }]);
+});
