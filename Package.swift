@@ -87,7 +87,9 @@ let package = Package(
     .testTarget(name: "StatecastTests", dependencies: ["Statecast", "StatecastTesting"], swiftSettings: swiftSettings),
     .testTarget(
       name: "StatecastStorageTests",
-      dependencies: ["StatecastStorage", "Statecast", "StatecastJSON"],
+      dependencies: [
+        "StatecastStorage", "Statecast", "StatecastJSON", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(name: "StatecastJSONTests", dependencies: ["StatecastJSON"], swiftSettings: swiftSettings),

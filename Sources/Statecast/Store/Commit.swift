@@ -8,9 +8,9 @@
 /// (``actionCount``). Only when the function returns does anyone see the change.
 ///
 /// ```swift
-/// let store = Store(initialState: room.state, reducer: todos) { commit in
+/// let store = Store(initialState: room.state, reducer: todos, commit: { commit in
 ///   try await journal.commit(commit)   // throws: the change is undone, nobody saw it
-/// }
+/// })
 /// ```
 public struct Commit<State: Sendable>: Sendable {
   /// The last committed state, which the store returns to if the commit fails.
