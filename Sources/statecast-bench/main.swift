@@ -10,6 +10,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("store", runStoreBenchmarks),
   ("json", runJSONBenchmarks),
   ("examples", runExamplesBenchmarks),
+  ("storage", runStorageBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
