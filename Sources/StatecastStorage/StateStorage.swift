@@ -1,4 +1,3 @@
-public import Foundation
 public import StatecastJSON
 
 /// Where durable stores keep their state: rooms (a journal of state changes with
@@ -56,50 +55,4 @@ public protocol StateStorage: Sendable {
 
   /// How many writes and journal entries the storage has made, for benchmarks.
   var counters: StorageCounters { get }
-}
-
-/// A room as stored: its state now, the revision that state is at, and when it was
-/// last changed.
-public struct StoredRoom: Sendable, Equatable {
-  public var id: String
-  public var revision: Int64
-  public var state: JSON
-  public var lastUsed: Date
-
-  public init(id: String, revision: Int64, state: JSON, lastUsed: Date) {
-    self.id = id
-    self.revision = revision
-    self.state = state
-    self.lastUsed = lastUsed
-  }
-}
-
-/// One durable change of a room: the RFC 6902 patch of its state's JSON, and the
-/// whole new state, which the storage keeps as a snapshot when one is due.
-public struct JournalEntry: Sendable {
-  public var room: String
-  /// The revision this change creates: the stored revision plus one.
-  public var revision: Int64
-  public var patch: JSONPatch
-  public var state: JSON
-
-  public init(room: String, revision: Int64, patch: JSONPatch, state: JSON) {
-    self.room = room
-    self.revision = revision
-    self.patch = patch
-    self.state = state
-  }
-}
-
-/// Writes and journal entries made since the storage was opened. `commits` counts
-/// transactions (each one fsync), `entries` the changes they carried: with group
-/// commit, many entries share a commit.
-public struct StorageCounters: Sendable, Equatable {
-  public var commits: Int
-  public var entries: Int
-
-  public init(commits: Int = 0, entries: Int = 0) {
-    self.commits = commits
-    self.entries = entries
-  }
 }

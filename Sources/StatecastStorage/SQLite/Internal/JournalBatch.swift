@@ -9,6 +9,9 @@ import StatecastJSON
 /// nothing, without failing the others. When a room's journal has reached the
 /// snapshot interval, the entry's whole state becomes the new snapshot and the
 /// journal behind it is deleted, so a restore never replays more than the interval.
+///
+/// Statements are prepared once per connection (`cachedStatement`): compiling the SQL
+/// would otherwise cost more than running it, several times per entry.
 enum JournalBatch {
   static func write(
     _ entries: [JournalEntry],
@@ -28,29 +31,22 @@ enum JournalBatch {
     now: Double
   ) throws -> StorageError? {
     let row = try Row.fetchOne(
-      db, sql: "SELECT revision, snapshotRevision FROM room WHERE id = ?", arguments: [entry.room]
+      db.cachedStatement(sql: "SELECT revision, snapshotRevision FROM room WHERE id = ?"), arguments: [entry.room]
     )
     guard let row, let revision: Int64 = row["revision"], revision == entry.revision - 1 else {
       return .revisionConflict(room: entry.room, expected: entry.revision, found: row?["revision"])
     }
     let snapshotRevision: Int64 = row["snapshotRevision"]
     if entry.revision - snapshotRevision >= snapshotInterval {
-      try db.execute(
-        sql: """
-          UPDATE room SET revision = ?, snapshotRevision = ?, snapshot = ?, lastUsed = ? WHERE id = ?
-          """,
-        arguments: [entry.revision, entry.revision, entry.state.storedData, now, entry.room]
-      )
-      try db.execute(sql: "DELETE FROM journal WHERE room = ?", arguments: [entry.room])
+      try db.cachedStatement(
+        sql: "UPDATE room SET revision = ?, snapshotRevision = ?, snapshot = ?, lastUsed = ? WHERE id = ?"
+      ).execute(arguments: [entry.revision, entry.revision, entry.state.storedData, now, entry.room])
+      try db.cachedStatement(sql: "DELETE FROM journal WHERE room = ?").execute(arguments: [entry.room])
     } else {
-      try db.execute(
-        sql: "UPDATE room SET revision = ?, lastUsed = ? WHERE id = ?",
-        arguments: [entry.revision, now, entry.room]
-      )
-      try db.execute(
-        sql: "INSERT INTO journal (room, revision, patch) VALUES (?, ?, ?)",
-        arguments: [entry.room, entry.revision, Data(entry.patch.serialized())]
-      )
+      try db.cachedStatement(sql: "UPDATE room SET revision = ?, lastUsed = ? WHERE id = ?")
+        .execute(arguments: [entry.revision, now, entry.room])
+      try db.cachedStatement(sql: "INSERT INTO journal (room, revision, patch) VALUES (?, ?, ?)")
+        .execute(arguments: [entry.room, entry.revision, Data(entry.patch.serialized())])
     }
     return nil
   }
