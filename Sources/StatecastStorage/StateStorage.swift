@@ -17,7 +17,7 @@ public import StatecastJSON
 /// ```swift
 /// let storage = try SQLiteStorage(directory: dataDirectory)
 /// let journal = try await RoomJournal.open(room: "todos/team-42", in: storage, initialState: Todos())
-/// let store = Store(initialState: journal.restoredState, reducer: todos, commit: journal.commitFunction)
+/// let store = Store(initialState: journal.restoredState, reducer: todos, commit: journal.commit)
 /// ```
 public protocol StateStorage: Sendable {
   /// The room's latest state (its snapshot with the journal after it applied), or
