@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "StatecastJSON", targets: ["StatecastJSON"]),
     .library(name: "StatecastServer", targets: ["StatecastServer"]),
     .library(name: "StatecastClient", targets: ["StatecastClient"]),
+    .library(name: "StatecastStorage", targets: ["StatecastStorage"]),
     .executable(name: "statecast-demo", targets: ["statecast-demo"]),
     .executable(name: "statecast-bench", targets: ["statecast-bench"]),
   ],
@@ -27,6 +28,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // Core: Store, Reducer, Effect, Middleware, EventSource, composition. Foundation only.
@@ -74,6 +76,13 @@ let package = Package(
       dependencies: ["StatecastJSON", "StatecastTransport", "CLibWebSockets"],
       swiftSettings: swiftSettings
     ),
+    // Durable stores: journal, snapshots, rooms and sessions in SQLite through GRDB
+    // (Debian libsqlite3-dev). Other engines implement the same `StateStorage`.
+    .target(
+      name: "StatecastStorage",
+      dependencies: ["Statecast", "StatecastJSON", .product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: swiftSettings
+    ),
     // The source documents' examples as feature modules (the demos' server side).
     .target(name: "StatecastExamples", dependencies: ["Statecast"], swiftSettings: swiftSettings),
     .executableTarget(
@@ -87,10 +96,19 @@ let package = Package(
     ),
     .executableTarget(
       name: "statecast-bench",
-      dependencies: ["Statecast", "StatecastJSON", "StatecastServer", "StatecastClient", "StatecastExamples"],
+      dependencies: [
+        "Statecast", "StatecastJSON", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastStorage",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(name: "StatecastTests", dependencies: ["Statecast", "StatecastTesting"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "StatecastStorageTests",
+      dependencies: [
+        "StatecastStorage", "Statecast", "StatecastJSON", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      swiftSettings: swiftSettings
+    ),
     .testTarget(name: "StatecastJSONTests", dependencies: ["StatecastJSON"], swiftSettings: swiftSettings),
     .testTarget(
       name: "StatecastExamplesTests",

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build and run Statecast.
-#   scripts/setup.sh          what the server needs (libwebsockets, OpenSSL, pkg-config)
+#   scripts/setup.sh          what the server needs (libwebsockets, OpenSSL, pkg-config,
+#                             SQLite for durable stores: GRDB links Debian's libsqlite3)
 #   scripts/setup.sh --test   also what the tests need (Chromium, TypeScript, Python packages)
 set -euo pipefail
 
-packages=(libwebsockets-dev libssl-dev pkg-config openssl)
+packages=(libwebsockets-dev libssl-dev pkg-config openssl libsqlite3-dev)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium python3-pip node-typescript)
 fi

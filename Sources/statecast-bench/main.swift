@@ -11,6 +11,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("json", runJSONBenchmarks),
   ("examples", runExamplesBenchmarks),
   ("rooms", runRoomBenchmarks),
+  ("storage", runStorageBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -8,16 +8,7 @@ extension Store {
     var action = action
     var effect = effect
     while true {
-      var runs: [Effect<Action>.Run] = []
-      interpret(effect, ids: [], runs: &runs, started: &started, followUps: &followUps)
-      if !runs.isEmpty || !middlewares.isEmpty {
-        started.append(
-          Self.spawn(
-            runs: runs, middlewares: middlewares, state: state, action: action,
-            ids: [], registry: tasks, store: self, onError: onError
-          )
-        )
-      }
+      startEffects(of: action, effect: effect, state: state, started: &started, followUps: &followUps)
       guard next < followUps.count else { break }
       action = followUps[next]
       next += 1
@@ -27,11 +18,33 @@ extension Store {
     return StoreTask(started)
   }
 
+  /// Starts the work of one reducer run: its effect's runs and, with the action, every
+  /// middleware, given the state that run produced. `.send` actions go to `followUps`.
+  func startEffects(
+    of action: Action,
+    effect: Effect<Action>,
+    state: State,
+    started: inout [Task<Void, Never>],
+    followUps: inout [Action]
+  ) {
+    var runs: [Effect<Action>.Run] = []
+    interpret(effect, state: state, ids: [], runs: &runs, started: &started, followUps: &followUps)
+    if !runs.isEmpty || !middlewares.isEmpty {
+      started.append(
+        Self.spawn(
+          runs: runs, middlewares: middlewares, state: state, action: action,
+          ids: [], registry: tasks, store: self, onError: onError
+        )
+      )
+    }
+  }
+
   /// Walks an effect in order: follow-up actions are queued, plain runs collected for
   /// the action's task group, cancellable runs started in their own task right away
   /// (so that a `.cancel(id:)` in the very next action finds them).
   private func interpret(
     _ effect: Effect<Action>,
+    state: State,
     ids: [CancelID],
     runs: inout [Effect<Action>.Run],
     started: inout [Task<Void, Never>],
@@ -55,11 +68,11 @@ extension Store {
       }
     case .merge(let effects):
       for effect in effects {
-        interpret(effect, ids: ids, runs: &runs, started: &started, followUps: &followUps)
+        interpret(effect, state: state, ids: ids, runs: &runs, started: &started, followUps: &followUps)
       }
     case .cancellable(let id, let cancelInFlight, let effect):
       if cancelInFlight { tasks.cancel(id: id) }
-      interpret(effect, ids: ids + [id], runs: &runs, started: &started, followUps: &followUps)
+      interpret(effect, state: state, ids: ids + [id], runs: &runs, started: &started, followUps: &followUps)
     case .cancel(let id):
       tasks.cancel(id: id)
     }
@@ -84,7 +97,7 @@ extension Store {
     let followUps = FollowUps()
     let send = Send<Action> { [weak store] action in
       guard !Task.isCancelled, let store else { return }
-      followUps.append(await store.send(action))
+      followUps.append(await store.sendFedBack(action))
     }
     return registry.spawn(.effect, ids: ids, priority: priority) {
       if runs.count + middlewares.count == 1 {
@@ -153,7 +166,7 @@ extension Store {
   ) {
     let send = Send<Action> { [weak store] action in
       guard !Task.isCancelled, let store else { return }
-      await store.send(action)
+      await store.sendFedBack(action)
     }
     _ = registry.spawn(.eventSource) {
       do {

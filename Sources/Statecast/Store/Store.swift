@@ -17,6 +17,11 @@
 /// sources and effect handlers, it goes to `onError` (by default a line on standard
 /// error). The store keeps running.
 ///
+/// **Durability.** A store created with a `commit` function is durable: each change is
+/// handed to that function (to be written to storage) before any observer sees it,
+/// and a change that cannot be committed is undone. See ``Commit`` and
+/// ``StoreTask/committed()``.
+///
 /// ```swift
 /// let store = Store(
 ///   initialState: Counter(),
@@ -29,8 +34,12 @@
 /// await store.close()
 /// ```
 public actor Store<State: Sendable, Action: Sendable> {
-  /// The current state; it changes only through ``send(_:)``.
+  /// The current state; it changes only through ``send(_:)``. For a durable store,
+  /// the last committed state.
   public internal(set) var state: State
+
+  /// Whether the store commits every change before publishing it (see ``Commit``).
+  public nonisolated let isDurable: Bool
 
   /// Whether ``close()`` has been called; a closed store ignores actions.
   public internal(set) var isClosed = false
@@ -40,6 +49,8 @@ public actor Store<State: Sendable, Action: Sendable> {
   let onError: @Sendable (any Error) -> Void
   let tasks = TaskRegistry()
   var observers: [Observer] = []
+  /// A durable store's working state and pending commits; `nil` otherwise.
+  var pipeline: CommitPipeline<State, Action>?
 
   /// Creates a store and starts its event sources.
   ///
@@ -50,18 +61,25 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///     reducer; an action one returns is sent back into the store.
   ///   - eventSources: streams of outside events, run until the store closes.
   ///   - onError: where errors of effects, middlewares and event sources go when no
-  ///     `catch:` handler takes them. Called on an arbitrary thread.
+  ///     `catch:` handler takes them, and failed commits of actions they sent. Called
+  ///     on an arbitrary thread.
+  ///   - commit: makes the store durable: called with each change, in order, one call
+  ///     at a time, before observers see it; if it throws, the change is undone.
+  ///     `nil` (the default): changes take effect at once.
   public init(
     initialState: State,
     reducer: Reducer<State, Action>,
     middlewares: [Middleware<State, Action>] = [],
     eventSources: [EventSource<Action>] = [],
-    onError: @escaping @Sendable (any Error) -> Void = { writeUnhandledError($0) }
+    onError: @escaping @Sendable (any Error) -> Void = { writeUnhandledError($0) },
+    commit: (@Sendable (Commit<State>) async throws -> Void)? = nil
   ) {
     self.state = initialState
     self.reducer = reducer
     self.middlewares = middlewares
     self.onError = onError
+    self.isDurable = commit != nil
+    self.pipeline = commit.map { CommitPipeline(commit: $0, initialState: initialState) }
     for source in eventSources {
       Self.start(source, registry: tasks, store: self, onError: onError)
     }
@@ -81,9 +99,14 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///
   /// With no effect and no middleware, no task is created.
   ///
+  /// A durable store reduces the action now, but calls the observers, completes
+  /// ``StoreTask/committed()`` and starts the effects only once the change is
+  /// committed; see ``Commit``.
+  ///
   /// - Returns: the work the action started; ``StoreTask/finish()`` waits for it.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
+    if isDurable { return sendDurably(action, reportsFailureToStore: false) }
     guard !isClosed else { return StoreTask() }
     let effect = reducer.reduce(into: &state, action: action)
     if !observers.isEmpty { notifyObservers() }
@@ -94,13 +117,15 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// Cancels every task the store owns (effects, middlewares, event sources), waits
   /// until all of them have ended, and ends every ``states`` sequence. Afterwards the
   /// store ignores actions. Calling it again waits the same way.
+  ///
+  /// A durable store first finishes the commits of the actions it has reduced (their
+  /// observers are called; their effects do not start), so closing drains it.
   public func close() async {
-    if !isClosed {
-      isClosed = true
-      let closing = observers
-      observers = []
-      for observer in closing { observer.onClose?() }
-    }
+    isClosed = true
+    if isDurable { await waitForCommits() }
+    let closing = observers
+    observers = []
+    for observer in closing { observer.onClose?() }
     await tasks.closeAndCancelAll()
   }
 

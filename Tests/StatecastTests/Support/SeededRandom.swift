@@ -1,0 +1,18 @@
+import Synchronization
+
+/// A small seeded generator (SplitMix64) behind a lock, for reproducible test data.
+final class SeededRandom: Sendable {
+  private let state: Mutex<UInt64>
+
+  init(seed: UInt64) { state = Mutex(seed) }
+
+  func next() -> UInt64 {
+    state.withLock { state in
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+}
