@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Statecast
 import StatecastJSON
 
@@ -34,6 +35,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private let view: @Sendable (State) -> View
   private let canSend: @Sendable (JoinRequest, ClientAction, JSON) -> Bool
   private let sink: any FrameSink
+  private let logger: Logger
 
   private let lock = NSLock()
   private var tracker = JSONViewTracker()
@@ -53,7 +55,8 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     embed: @escaping @Sendable (ClientAction) -> Action,
     view: @escaping @Sendable (State) -> View,
     canSend: @escaping @Sendable (JoinRequest, ClientAction, JSON) -> Bool,
-    sink: any FrameSink
+    sink: any FrameSink,
+    logger: Logger = Logger(label: LogSubsystem.stores.label)
   ) async {
     self.topic = topic
     self.store = store
@@ -61,6 +64,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     self.view = view
     self.canSend = canSend
     self.sink = sink
+    self.logger = logger
     // `includingCurrent` encodes the current state as revision 0 atomically with the
     // registration, so no state change can slip in between.
     let observation = await store.observe(includingCurrent: true) { [weak self] state in
@@ -78,7 +82,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       do {
         patch = try tracker.update(to: view)
       } catch {
-        FileHandle.standardError.write(Data("statecast: the view of topic \(topic) cannot be encoded: \(error)\n".utf8))
+        logger.error("the view of a topic cannot be encoded", metadata: ["topic": "\(topic)", "error": "\(error)"])
         return
       }
       guard started else {
