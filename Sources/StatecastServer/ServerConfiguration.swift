@@ -55,7 +55,7 @@ public struct ServerConfiguration: Sendable {
 /// The parts of the server that log, each under its own label, so that a deployment
 /// can filter or route them apart: `statecast.sessions` (opened, resumed, expired),
 /// `statecast.topics` (topics that fail to open), `statecast.stores` (views that cannot
-/// be encoded), `statecast.transport` (requests and sockets).
+/// be encoded), `statecast.transport` (the transport).
 public enum LogSubsystem: String, Sendable, CaseIterable {
   case sessions, topics, stores, transport
 

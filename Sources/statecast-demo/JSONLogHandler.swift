@@ -41,24 +41,9 @@ struct JSONLogHandler: LogHandler {
     Self.append(string: event.message.description, to: &text)
     text += #","metadata":"#
     Self.append(.dictionary(merged), to: &text)
-    text += "}\n"
-    Self.write(&text)
-  }
-
-  /// One `write(2)` per line (more only if the kernel takes part of it), so that lines
-  /// from several threads never interleave.
-  private static func write(_ line: inout String) {
-    line.withUTF8 { bytes in
-      var rest = UnsafeRawBufferPointer(bytes)
-      while !rest.isEmpty {
-        let written = Foundation.write(STDERR_FILENO, rest.baseAddress, rest.count)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return
-        }
-        rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-      }
-    }
+    text += "}"
+    // One write per line, so that lines from several threads never interleave.
+    writeLine(text, to: STDERR_FILENO)
   }
 
   private static let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -75,9 +75,3 @@ struct StatecastDemo: AsyncParsableCommand {
     say("stopped")
   }
 }
-
-/// Writes a line to standard output at once (unbuffered), so that scripts waiting for
-/// "listening on" see it as soon as the server accepts connections.
-func say(_ line: String) {
-  FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
