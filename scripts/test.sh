@@ -3,9 +3,9 @@
 # then the Swift tests (core, JSON engine, examples, server over real sockets; the
 # server's once more under ThreadSanitizer), the browser runtime's unit tests
 # (node --test) and its JSDoc types (tsc), the JSON Patch cross-check with Python's
-# jsonpatch, the protocol tests of an independent Python client, the command line and
-# logs of the demo server, and the real-browser
-# tests (Playwright driving Debian's Chromium). Screenshots go to artifacts/screenshots.
+# jsonpatch, the protocol tests of an independent Python client, the demo server's
+# command line and logs, and the real-browser tests (Playwright driving Debian's
+# Chromium). Screenshots go to artifacts/screenshots.
 # The last line sums up every runner: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
