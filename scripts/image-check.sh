@@ -54,7 +54,14 @@ mkdir -p "$cache"
     mv "$building/rootfs" "$cache/$key"
   fi
 ) 9>"$cache/.lock"
-cp -a "$cache/$key" "$root"
+# The run writes to an overlay on the cached tree (a copy where overlayfs is missing),
+# so that the cache stays as debootstrap left it.
+mkdir -p "$root" "$work/changes" "$work/overlay"
+if ! mount -t overlay overlay -o "lowerdir=$cache/$key,upperdir=$work/changes,workdir=$work/overlay" "$root" \
+  2>/dev/null; then
+  rmdir "$root"
+  cp -a "$cache/$key" "$root"
+fi
 echo "root file system ready after $(($(date +%s) - started)) s"
 
 # 2. The app and its user, as the Dockerfile installs them.
@@ -66,10 +73,9 @@ fi
 
 # 3. The image's CMD, as its user, with nothing of this machine's environment.
 mount -t proc proc "$root/proc"
-in_image() {
-  chroot --userspec="$uid:$uid" "$root" env -i HOME=/home/statecast PATH=/usr/local/bin:/usr/bin:/bin "$@"
-}
-in_image /app/release.sh run /app --port 0 > "$work/server.log" 2>&1 &
+in_image=(chroot --userspec="$uid:$uid" "$root" env -i HOME=/home/statecast PATH=/usr/local/bin:/usr/bin:/bin)
+# chroot, env and release.sh each exec the next, so $! is the demo's own process.
+"${in_image[@]}" /app/release.sh run /app --port 0 > "$work/server.log" 2>&1 &
 server=$!
 port=""
 for _ in $(seq 1 100); do
@@ -85,7 +91,7 @@ if [ -z "$port" ]; then
 fi
 
 # 4. Docker's HEALTHCHECK command, inside the image; the protocol, from outside.
-in_image /app/release.sh health "$port"
+"${in_image[@]}" /app/release.sh health "$port"
 echo "health check: /healthz answers 200"
 python3 scripts/protocol-smoke.py "$port"
 
