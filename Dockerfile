@@ -24,6 +24,7 @@ RUN --mount=type=bind,from=build,source=/app,target=/stage \
  && /stage/release.sh install-app /stage
 USER statecast
 EXPOSE 8080
+# Checks STATECAST_PORT when it is set (docker run -e STATECAST_PORT=9000), else 8080.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s \
-  CMD ["/app/release.sh", "health", "8080"]
+  CMD ["/app/release.sh", "health"]
 CMD ["/app/release.sh", "run", "/app"]

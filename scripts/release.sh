@@ -13,9 +13,11 @@
 #                                         the staged DIR as ROOT/app (ROOT: /), and the
 #                                         unprivileged user statecast (uid and gid 10001)
 #                                         who owns ROOT/app/data
-#   scripts/release.sh run DIR [ARGS]     run the staged demo as the image does
-#                                         (0.0.0.0:8080, DIR/Public, DIR/data), extra ARGS appended
-#   scripts/release.sh health [PORT]      exit 0 if GET /healthz on 127.0.0.1:PORT (8080) answers 200
+#   scripts/release.sh run DIR [ARGS]     run the staged demo as the image does: by default on
+#                                         0.0.0.0:8080 with DIR/Public and DIR/data; STATECAST_*
+#                                         variables and extra ARGS win
+#   scripts/release.sh health [PORT]      exit 0 if GET /healthz on 127.0.0.1:PORT answers 200
+#                                         (PORT: $STATECAST_PORT, else 8080)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -88,16 +90,19 @@ case "${1:-}" in
   run)
     dir=${2:?usage: release.sh run DIR [ARGS]}
     shift 2
-    exec "$dir/bin/statecast-demo" --host 0.0.0.0 --port 8080 --public "$dir/Public" --data "$dir/data" "$@"
+    # Defaults only: the environment (docker run -e STATECAST_PORT=...) and ARGS win.
+    export STATECAST_HOST=${STATECAST_HOST:-0.0.0.0} STATECAST_PORT=${STATECAST_PORT:-8080}
+    export STATECAST_PUBLIC=${STATECAST_PUBLIC:-$dir/Public} STATECAST_DATA=${STATECAST_DATA:-$dir/data}
+    exec "$dir/bin/statecast-demo" "$@"
     ;;
   health)
-    port=${2:-8080}
+    port=${2:-${STATECAST_PORT:-8080}}
     exec 3<>"/dev/tcp/127.0.0.1/$port"
     printf 'GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
     head -n 1 <&3 | grep -q ' 200 '
     ;;
   *)
-    sed -n '2,19p' "$0" >&2
+    sed -n '2,21p' "$0" >&2
     exit 2
     ;;
 esac
