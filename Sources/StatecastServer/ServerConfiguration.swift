@@ -1,3 +1,5 @@
+public import Logging
+
 /// Everything a ``StatecastServer`` can be told, with PROTOCOL.md's defaults.
 public struct ServerConfiguration: Sendable {
   /// The address to listen on; `0.0.0.0` for every interface (as in a container).
@@ -46,5 +48,33 @@ public struct ServerConfiguration: Sendable {
   /// cancelling their effects.
   public var shutdownDeadline: Duration = .seconds(4)
 
+  /// Where the server logs. Each part of the server logs under a label of its own
+  /// (``LogSubsystem``), with this logger's level, metadata and metadata provider.
+  public var logger = Logger(label: "statecast")
+
   public init() {}
+}
+
+/// The parts of the server that log, each under its own label, so that a deployment
+/// can filter or route them apart: `statecast.sessions` (opened, resumed, expired),
+/// `statecast.topics` (topics that fail to open), `statecast.stores` (views that cannot
+/// be encoded), `statecast.transport` (the transport).
+public enum LogSubsystem: String, Sendable, CaseIterable {
+  case sessions, topics, stores, transport
+
+  /// The label its log lines carry, e.g. `statecast.sessions`.
+  public var label: String { "statecast.\(rawValue)" }
+}
+
+extension ServerConfiguration {
+  /// The logger of one part of the server: a handler that `LoggingSystem` makes for the
+  /// subsystem's label, at ``logger``'s level, with its metadata and metadata provider.
+  public func logger(for subsystem: LogSubsystem) -> Logger {
+    var derived =
+      logger.metadataProvider.map { Logger(label: subsystem.label, metadataProvider: $0) }
+      ?? Logger(label: subsystem.label)
+    derived.logLevel = logger.logLevel
+    for (key, value) in logger.handler.metadata { derived[metadataKey: key] = value }
+    return derived
+  }
 }

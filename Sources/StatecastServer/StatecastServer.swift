@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 public import ServiceLifecycle
 
 /// A Statecast server: static files and the `/ws` endpoint on one port, one store per
@@ -39,8 +40,11 @@ public final class StatecastServer: Service, Sendable {
     self.onServerRunning = onServerRunning
     let relay = SinkRelay()
     topics = TopicRegistry(
-      routes: routes.flatMap(\.topics), sink: relay, maxTopicsPerSession: configuration.maxTopicsPerSession)
-    sessions = SessionRegistry(topics: topics, gracePeriod: configuration.sessionGracePeriod)
+      routes: routes.flatMap(\.topics), sink: relay, maxTopicsPerSession: configuration.maxTopicsPerSession,
+      logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores))
+    sessions = SessionRegistry(
+      topics: topics, gracePeriod: configuration.sessionGracePeriod,
+      logger: configuration.logger(for: .sessions))
     hub = ConnectionHub(configuration: configuration, sink: relay, sessions: sessions, topics: topics)
     transport = WebSocketTransport(configuration: TransportConfiguration(configuration), handler: hub)
     relay.connect(to: transport)
@@ -50,9 +54,15 @@ public final class StatecastServer: Service, Sendable {
   /// cancellation), then shuts down (see ``shutdown()``).
   public func run() async throws {
     let port = try start()
+    let logger = configuration.logger
+    logger.info(
+      "serving",
+      metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"])
     await onServerRunning(port)
     try? await gracefulShutdown()
+    logger.info("shutting down")
     await shutdown()
+    logger.info("stopped")
   }
 
   /// Starts listening; returns the bound port once connections are accepted. Starting a

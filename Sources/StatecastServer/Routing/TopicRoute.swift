@@ -1,3 +1,4 @@
+import Logging
 import Statecast
 import StatecastJSON
 
@@ -14,7 +15,9 @@ struct TopicRoute: Sendable {
   let canJoin: @Sendable (JoinRequest) -> Bool
   /// A group's rule on actions, checked on the action's JSON before it is decoded.
   let screen: @Sendable (JoinRequest, JSON) -> Bool
-  private let makeHost: @Sendable (JoinRequest, any FrameSink, _ screen: @escaping @Sendable (JoinRequest, JSON) -> Bool) async throws -> any TopicHost
+  private let makeHost:
+    @Sendable (JoinRequest, any FrameSink, Logger, _ screen: @escaping @Sendable (JoinRequest, JSON) -> Bool)
+      async throws -> any TopicHost
 
   init<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
     _ pattern: String,
@@ -30,13 +33,13 @@ struct TopicRoute: Sendable {
     self.canJoin = access.canJoin
     self.screen = { _, _ in true }
     let canSend = access.canSend
-    self.makeHost = { request, sink, screen in
+    self.makeHost = { request, sink, logger, screen in
       let store = try await makeStore(request)
       return await StoreHost(
         topic: request.topic, store: store, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer,
         showsPresence: sharing == .shared,
         canSend: { request, action, json in screen(request, json) && canSend(request, action) },
-        sink: sink)
+        sink: sink, logger: logger)
     }
   }
 
@@ -61,8 +64,8 @@ struct TopicRoute: Sendable {
   }
 
   /// Makes the host of a topic this route matched, its store made for `request`.
-  func makeHost(_ request: JoinRequest, sink: any FrameSink) async throws -> any TopicHost {
-    try await makeHost(request, sink, screen)
+  func makeHost(_ request: JoinRequest, sink: any FrameSink, logger: Logger) async throws -> any TopicHost {
+    try await makeHost(request, sink, logger, screen)
   }
 
   /// This route inside a group: the group's prefix and rules come first.

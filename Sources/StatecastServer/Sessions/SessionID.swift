@@ -1,3 +1,5 @@
+import Logging
+
 /// Makes the unguessable name of a session.
 ///
 /// A session id is a bearer credential: whoever presents it in a `hello` takes the
@@ -10,6 +12,12 @@ enum SessionID {
     let high = generator.next() as UInt64
     let low = generator.next() as UInt64
     return hex(high) + hex(low)
+  }
+
+  /// What logs show of a session id: its first 8 hex digits, enough to tell one
+  /// session's lines from another's, and useless for taking the session over.
+  static func logged(_ id: String) -> Logger.MetadataValue {
+    .string(String(id.prefix(8)))
   }
 
   private static func hex(_ value: UInt64) -> String {

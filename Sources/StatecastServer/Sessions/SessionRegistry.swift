@@ -1,5 +1,6 @@
 import Foundation
 import Statecast
+import Logging
 
 /// Every live session by id: opened with a socket, moved by a resume, expired when its
 /// socket has been gone for the grace period.
@@ -15,19 +16,22 @@ import Statecast
 final class SessionRegistry: @unchecked Sendable {
   private let topics: TopicRegistry
   private let gracePeriod: Duration
+  private let logger: Logger
 
   private let lock = NSLock()
   private var sessions: [String: Session] = [:]
 
-  init(topics: TopicRegistry, gracePeriod: Duration) {
+  init(topics: TopicRegistry, gracePeriod: Duration, logger: Logger = Logger(label: LogSubsystem.sessions.label)) {
     self.topics = topics
     self.gracePeriod = gracePeriod
+    self.logger = logger
   }
 
   /// Service thread: a fresh session for a socket that just opened.
   func open(on connection: ConnectionID, viewer: Viewer) -> Session {
     let session = Session(viewer: viewer, connection: connection)
     lock.withLock { sessions[session.id] = session }
+    logger.debug("session opened", metadata: ["session": SessionID.logged(session.id)])
     return session
   }
 
@@ -43,11 +47,15 @@ final class SessionRegistry: @unchecked Sendable {
     session: Session, previous: ConnectionID?
   )? {
     if id == fresh.id { return (fresh, nil) }
-    return lock.withLock {
+    let resumed = lock.withLock { () -> (session: Session, previous: ConnectionID?)? in
       guard let old = sessions[id], Self.mayResume(old.viewer, as: fresh.viewer) else { return nil }
       sessions[fresh.id] = nil
       return (old, old.moveTo(connection))
     }
+    if resumed != nil {
+      logger.debug("session resumed", metadata: ["session": SessionID.logged(id), "fresh": SessionID.logged(fresh.id)])
+    }
+    return resumed
   }
 
   private static func mayResume(_ owner: Viewer, as claimant: Viewer) -> Bool {
@@ -77,7 +85,9 @@ final class SessionRegistry: @unchecked Sendable {
       sessions[session.id] = nil
       return true
     }
-    if expired { await topics.removeSession(session.id) }
+    guard expired else { return }
+    logger.debug("session expired", metadata: ["session": SessionID.logged(session.id)])
+    await topics.removeSession(session.id)
   }
 
   /// Forgets every session and cancels their expiries: the server is stopping and the

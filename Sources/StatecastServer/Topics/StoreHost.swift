@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Statecast
 import StatecastJSON
 
@@ -50,6 +51,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private let showsPresence: Bool
   private let canSend: @Sendable (JoinRequest, ClientAction, JSON) -> Bool
   private let sink: any FrameSink
+  private let logger: Logger
 
   private let lock = NSLock()
   private var state: State?
@@ -80,7 +82,8 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     showsPresence: Bool = false,
     canSend: @escaping @Sendable (JoinRequest, ClientAction, JSON) -> Bool,
     sink: any FrameSink,
-    revision: Int = 0
+    revision: Int = 0,
+    logger: Logger = Logger(label: LogSubsystem.stores.label)
   ) async {
     self.topic = topic
     self.store = store
@@ -90,6 +93,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     self.showsPresence = showsPresence
     self.canSend = canSend
     self.sink = sink
+    self.logger = logger
     if !viewDependsOnViewer {
       channels[""] = ViewChannel(viewer: .anonymous, revision: revision, historyCapacity: Self.historyCapacity)
     }
@@ -111,7 +115,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       for key in Array(channels.keys) {
         guard let viewer = channels[key]?.viewer else { continue }
         let view = view(state, viewer)
-        guard let patch = channels[key]?.update(with: view, topic: topic) else { continue }
+        guard let patch = channels[key]?.update(with: view, topic: topic, logger: logger) else { continue }
         publish(patch, on: key)
       }
     }
@@ -158,7 +162,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       let key = channelKey(for: request.viewer)
       if channels[key] == nil {
         var channel = ViewChannel(viewer: request.viewer, revision: 0, historyCapacity: Self.historyCapacity)
-        _ = channel.update(with: view(state, request.viewer), topic: topic)
+        _ = channel.update(with: view(state, request.viewer), topic: topic, logger: logger)
         channels[key] = channel
       }
       channels[key]?.sessions.insert(session)

@@ -1,5 +1,6 @@
 import Foundation
 import Statecast
+import Logging
 import StatecastJSON
 
 /// The one owner of topic membership: which topics exist, which sessions are in each,
@@ -23,6 +24,9 @@ final class TopicRegistry: @unchecked Sendable {
   private let routes: [TopicRoute]
   private let sink: any FrameSink
   private let maxTopicsPerSession: Int
+  private let logger: Logger
+  /// Handed to each topic's host, for what goes wrong inside its store.
+  private let storeLogger: Logger
 
   private let lock = NSLock()
   private var rooms: [String: Room] = [:]
@@ -30,10 +34,16 @@ final class TopicRegistry: @unchecked Sendable {
   private var joined: [String: [String: any TopicHost]] = [:]
   private var isShuttingDown = false
 
-  init(routes: [TopicRoute], sink: any FrameSink, maxTopicsPerSession: Int) {
+  init(
+    routes: [TopicRoute], sink: any FrameSink, maxTopicsPerSession: Int,
+    logger: Logger = Logger(label: LogSubsystem.topics.label),
+    storeLogger: Logger = Logger(label: LogSubsystem.stores.label)
+  ) {
     self.routes = routes
     self.sink = sink
     self.maxTopicsPerSession = maxTopicsPerSession
+    self.logger = logger
+    self.storeLogger = storeLogger
   }
 
   // MARK: Client messages
@@ -65,7 +75,9 @@ final class TopicRegistry: @unchecked Sendable {
     } catch let error as ProtocolError {
       throw error
     } catch {
-      FileHandle.standardError.write(Data("statecast: opening \(topic) failed: \(error)\n".utf8))
+      logger.error(
+        "opening a topic failed",
+        metadata: ["topic": "\(topic)", "session": SessionID.logged(session), "error": "\(error)"])
       throw ProtocolError(.forbidden, "\(topic) could not be opened")
     }
     lock.withLock { joined[session, default: [:]][topic] = host }
@@ -187,7 +199,7 @@ final class TopicRegistry: @unchecked Sendable {
   private func openPerSessionTopic(_ route: TopicRoute, _ request: JoinRequest, connection: ConnectionID) async throws
     -> any TopicHost
   {
-    let host = try await route.makeHost(request, sink: sink)
+    let host = try await route.makeHost(request, sink: sink, logger: storeLogger)
     // A store opened while the server began to stop would outlive the shutdown's sweep.
     if lock.withLock({ isShuttingDown }) {
       await host.close()
@@ -202,12 +214,12 @@ final class TopicRegistry: @unchecked Sendable {
   private func joinRoom(_ route: TopicRoute, _ request: JoinRequest, connection: ConnectionID) async throws
     -> any TopicHost
   {
-    let sink = self.sink
+    let (sink, storeLogger) = (self.sink, self.storeLogger)
     while true {
       let room = try lock.withLock { () throws(ProtocolError) -> Room in
         if isShuttingDown { throw ProtocolError(.forbidden, "the server is shutting down") }
         if let existing = rooms[request.topic] { return existing }
-        let made = Room.opening(Task { try await route.makeHost(request, sink: sink) })
+        let made = Room.opening(Task { try await route.makeHost(request, sink: sink, logger: storeLogger) })
         rooms[request.topic] = made
         return made
       }

@@ -1,4 +1,4 @@
-import Foundation
+import Logging
 import Statecast
 import StatecastJSON
 
@@ -26,12 +26,12 @@ struct ViewChannel {
   /// Diffs `view` against the last one; returns the patch, or `nil` when nothing
   /// changed, for the first view (the baseline), or when the view cannot be encoded
   /// (logged; the topic keeps its last view).
-  mutating func update(with view: some Encodable & Sendable, topic: String) -> JSONPatch? {
+  mutating func update(with view: some Encodable & Sendable, topic: String, logger: Logger) -> JSONPatch? {
     let patch: JSONPatch
     do {
       patch = try tracker.update(to: view)
     } catch {
-      FileHandle.standardError.write(Data("statecast: the view of topic \(topic) cannot be encoded: \(error)\n".utf8))
+      logger.error("the view of a topic cannot be encoded", metadata: ["topic": "\(topic)", "error": "\(error)"])
       return nil
     }
     guard hasBaseline else {

@@ -1,0 +1,79 @@
+import ArgumentParser
+import StatecastServer
+
+/// The server's limits (PROTOCOL.md's defaults): the flags of `statecast-demo --help`'s
+/// "Limits" section, each with its `STATECAST_…` environment variable.
+struct LimitOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Largest inbound message (default 65536; env STATECAST_MAX_MESSAGE_SIZE).", valueName: "bytes"))
+  var maxMessageSize: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Ping idle peers this often (default 20; env STATECAST_PING_INTERVAL).", valueName: "seconds"))
+  var pingInterval: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "Close peers silent this long (default 60; env STATECAST_IDLE_TIMEOUT).", valueName: "seconds"))
+  var idleTimeout: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "Keep a disconnected session this long for a resume (default 30; env STATECAST_SESSION_GRACE).",
+      valueName: "seconds"))
+  var sessionGrace: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "Actions a connection may send at once (default 1000; env STATECAST_ACTION_BURST).", valueName: "n"))
+  var actionBurst: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Refill rate of that allowance (default 1000; env STATECAST_ACTIONS_PER_SECOND).", valueName: "n"))
+  var actionsPerSecond: Double?
+
+  mutating func validate() throws {
+    var scratch = ServerConfiguration()
+    try apply(to: &scratch, environment: Environment())
+  }
+
+  /// Sets the configuration's limits from the flags, else the environment.
+  func apply(to server: inout ServerConfiguration, environment: Environment) throws {
+    let positive = (description: "above 0", check: { (value: Double) in value.isFinite && value > 0 })
+    let nonNegative = (description: "0 or more", check: { (value: Double) in value.isFinite && value >= 0 })
+    if let size = try environment.value(
+      maxMessageSize, "STATECAST_MAX_MESSAGE_SIZE", for: "--max-message-size",
+      must: ("at least 1", { $0 >= 1 }))
+    {
+      server.maxMessageSize = size
+    }
+    if let seconds = try environment.value(
+      pingInterval, "STATECAST_PING_INTERVAL", for: "--ping-interval", must: positive)
+    {
+      server.pingInterval = .seconds(seconds)
+    }
+    if let seconds = try environment.value(
+      idleTimeout, "STATECAST_IDLE_TIMEOUT", for: "--idle-timeout", must: positive)
+    {
+      server.idleTimeout = .seconds(seconds)
+    }
+    if let seconds = try environment.value(
+      sessionGrace, "STATECAST_SESSION_GRACE", for: "--session-grace", must: nonNegative)
+    {
+      server.sessionGracePeriod = .seconds(seconds)
+    }
+    if let burst = try environment.value(
+      actionBurst, "STATECAST_ACTION_BURST", for: "--action-burst", must: ("0 or more", { $0 >= 0 }))
+    {
+      server.actionBurst = burst
+    }
+    if let rate = try environment.value(
+      actionsPerSecond, "STATECAST_ACTIONS_PER_SECOND", for: "--actions-per-second", must: nonNegative)
+    {
+      server.actionsPerSecond = rate
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+import StatecastServer
+
+/// statecast-demo: serves Public/ and the example features as topics (see
+/// ``demoRoutes(dataDirectory:)``) until SIGTERM or SIGINT.
+///
+/// Prints `listening on http://HOST:PORT` once it accepts connections, and `stopped`
+/// after a graceful shutdown; logs go to standard error.
+@main
+struct StatecastDemo: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "statecast-demo",
+    abstract: "Serves the Statecast demos: static pages and live topics over WebSocket.",
+    discussion: """
+      Every option can also be set by the environment variable its help names; a flag \
+      on the command line wins over the environment. Prints "listening on URL" once \
+      connections are accepted and "stopped" after a graceful shutdown (SIGTERM or \
+      SIGINT); logs go to standard error.
+      """
+  )
+
+  @OptionGroup(title: "Server") var server: ServerOptions
+  @OptionGroup(title: "Limits") var limits: LimitOptions
+  @OptionGroup(title: "Logs") var logs: LogOptions
+
+  /// Runs the command as argument-parser's `main` does, but exits with 2 on bad input
+  /// (a usage error, as getopt-based tools do) rather than argument-parser's 64.
+  static func main() async {
+    do {
+      var command = try parseAsRoot()
+      if let demo = command as? StatecastDemo {
+        try await demo.run()
+      } else {
+        try command.run()  // --help
+      }
+    } catch {
+      guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+      FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+      Foundation.exit(2)
+    }
+  }
+
+  func run() async throws {
+    let environment = Environment()
+    try logs.bootstrap(environment)
+    var configuration = ServerConfiguration()
+    // Any /music/... link loads the music page, which reads the path (demo 5).
+    configuration.appPages = ["/music": "music.html"]
+    let dataDirectory = try server.apply(to: &configuration, environment: environment)
+    try limits.apply(to: &configuration, environment: environment)
+    configuration.logger = Logger(label: "statecast")
+
+    let scheme = configuration.tls == nil ? "http" : "https"
+    let host = configuration.host
+    let server = StatecastServer(
+      configuration: configuration,
+      routes: demoRoutes(dataDirectory: dataDirectory),
+      onServerRunning: { port in say("listening on \(scheme)://\(host):\(port)") }
+    )
+    // SIGTERM (a container stopping) and SIGINT (Ctrl-C) shut the server down gracefully.
+    let services = ServiceGroup(
+      services: [server],
+      gracefulShutdownSignals: [.sigterm, .sigint],
+      logger: Logger(label: "statecast-demo")
+    )
+    do {
+      try await services.run()
+    } catch {
+      Logger(label: "statecast-demo").critical("cannot start", metadata: ["error": "\(error)"])
+      throw ExitCode.failure
+    }
+    say("stopped")
+  }
+}
