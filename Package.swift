@@ -66,7 +66,7 @@ let package = Package(
     .target(
       name: "StatecastServer",
       dependencies: [
-        "Statecast", "StatecastJSON", "StatecastTransport",
+        "Statecast", "StatecastJSON", "StatecastTransport", "StatecastStorage",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -90,7 +90,7 @@ let package = Package(
     .executableTarget(
       name: "statecast-demo",
       dependencies: [
-        "StatecastServer", "StatecastExamples",
+        "StatecastServer", "StatecastExamples", "StatecastStorage",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

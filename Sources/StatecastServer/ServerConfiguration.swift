@@ -30,6 +30,12 @@ public struct ServerConfiguration: Sendable {
   /// How long a peer may stay silent (not even a pong) before it is closed.
   public var idleTimeout: Duration = .seconds(60)
 
+  /// How often sessions (and the per-tab stores of durable routes) are saved, when the
+  /// server has storage: after a `kill -9`, a tab comes back as of the last save, at
+  /// most this old (plus the time a save takes). A drain (SIGTERM) saves them all.
+  public var sessionSaveInterval: Duration = .seconds(2)
+  /// Durable rooms unused for this long are deleted from storage; `nil` keeps them.
+  public var roomTimeToLive: Duration?
   /// How long a session whose socket dropped is kept for a resume.
   public var sessionGracePeriod: Duration = .seconds(30)
   /// Actions a connection may send at once before `rate_limited`.

@@ -1,4 +1,5 @@
 import Foundation
+public import StatecastStorage
 import Logging
 public import ServiceLifecycle
 
@@ -25,26 +26,31 @@ public final class StatecastServer: Service, Sendable {
   private let sessions: SessionRegistry
   private let hub: ConnectionHub
   private let transport: WebSocketTransport
+  private let storage: (any StateStorage)?
 
   /// - Parameters:
   ///   - configuration: where to listen and every limit.
   ///   - routes: the topics browsers may join.
+  ///   - storage: where durable routes keep their rooms and where sessions are saved
+  ///     (`SQLiteStorage(directory:)` for one process); `nil` keeps everything in memory.
   ///   - onServerRunning: called by ``run()`` with the bound port once connections are
   ///     accepted.
   public init(
     configuration: ServerConfiguration = ServerConfiguration(),
     routes: [Route],
+    storage: (any StateStorage)? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) {
     self.configuration = configuration
     self.onServerRunning = onServerRunning
+    self.storage = storage
     let relay = SinkRelay()
     topics = TopicRegistry(
       routes: routes.flatMap(\.topics), sink: relay, maxTopicsPerSession: configuration.maxTopicsPerSession,
-      logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores))
+      logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores), storage: storage)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
-      logger: configuration.logger(for: .sessions))
+      logger: configuration.logger(for: .sessions), storage: storage)
     hub = ConnectionHub(configuration: configuration, sink: relay, sessions: sessions, topics: topics)
     transport = WebSocketTransport(configuration: TransportConfiguration(configuration), handler: hub)
     relay.connect(to: transport)
@@ -59,7 +65,9 @@ public final class StatecastServer: Service, Sendable {
       "serving",
       metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"])
     await onServerRunning(port)
+    let upkeep = Task { await keepStorage() }
     try? await gracefulShutdown()
+    upkeep.cancel()
     logger.info("shutting down")
     await shutdown()
     logger.info("stopped")
@@ -80,6 +88,8 @@ public final class StatecastServer: Service, Sendable {
     topics.beginShutdown()
     await transport.shutdown(gracePeriod: configuration.shutdownDeadline)
     hub.finishAll()
+    // Saved before the stores close, so that every tab finds its state after a restart.
+    await sessions.saveAll()
     sessions.removeAll()
     let topics = self.topics
     await withTaskGroup(of: Void.self) { group in
@@ -87,6 +97,25 @@ public final class StatecastServer: Service, Sendable {
       group.addTask { try? await Task.sleep(for: self.configuration.shutdownDeadline) }
       await group.next()
       group.cancelAll()
+    }
+  }
+
+  /// While the server runs: sessions are saved every
+  /// ``ServerConfiguration/sessionSaveInterval``, and rooms unused for
+  /// ``ServerConfiguration/roomTimeToLive`` are deleted.
+  private func keepStorage() async {
+    guard let storage else { return }
+    var sinceSweep = Duration.zero
+    while !Task.isCancelled {
+      try? await Task.sleep(for: configuration.sessionSaveInterval)
+      guard !Task.isCancelled else { return }
+      await sessions.saveAll()
+      sinceSweep += configuration.sessionSaveInterval
+      if let ttl = configuration.roomTimeToLive, sinceSweep >= .seconds(60) {
+        sinceSweep = .zero
+        _ = try? await storage.deleteRooms(unusedFor: ttl)
+        _ = try? await storage.deleteSessions(unusedFor: max(ttl, .seconds(86_400)))
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import StatecastJSON
+public import Statecast
 
 /// A tab's session as saved, so that the tab survives a deploy: a restarted server
 /// (or another instance) resumes it with `resumed: true`.
@@ -17,15 +18,26 @@ public import StatecastJSON
 /// ```
 public struct StoredSession: Sendable, Equatable {
   public var id: String
+  /// Whom the session belongs to: only the same viewer may resume it.
+  public var viewer: Viewer?
   public var topics: [StoredTopic]
   /// When it was saved; set by the storage.
   public var savedAt: Date
 
-  public init(id: String, topics: [StoredTopic], savedAt: Date = Date(timeIntervalSince1970: 0)) {
+  public init(
+    id: String, viewer: Viewer? = nil, topics: [StoredTopic], savedAt: Date = Date(timeIntervalSince1970: 0)
+  ) {
     self.id = id
+    self.viewer = viewer
     self.topics = topics
     self.savedAt = savedAt
   }
+}
+
+/// What the `topics` column of a saved session holds.
+struct StoredSessionRecord: Codable {
+  var viewer: Viewer?
+  var topics: [StoredTopic]
 }
 
 /// One topic a saved session had joined.

@@ -17,9 +17,11 @@ func demoRoutes(dataDirectory: URL) -> [Route] {
   let counter = Counter.Dependencies.live(dataDirectory: dataDirectory)
   let fastingTimer = FastingTimer.Dependencies.live()
   return [
-    .perSession("counter", Counter.self, dependencies: counter),
-    // Every tab that joins `counter/team` sees and changes one counter, live.
-    .shared("counter/:room", Counter.self, dependencies: counter),
+    // Durable: a tab's counter is saved with its session and survives a restart.
+    .perSession("counter", Counter.self, dependencies: counter, durability: .durable),
+    // Every tab that joins `counter/team` sees and changes one counter, live; every
+    // change is on disk before anyone sees it.
+    .shared("counter/:room", Counter.self, dependencies: counter, durability: .durable),
     .perSession("fasting-timer", FastingTimer.self, dependencies: fastingTimer),
     // `.live()` is evaluated per store: each tab's service fails its first load, then
     // succeeds on retry.
@@ -27,6 +29,6 @@ func demoRoutes(dataDirectory: URL) -> [Route] {
     .perSession("annotation-filters", AnnotationFilters.self, dependencies: .live()),
     .perSession("music", Music.self, dependencies: .live()),
     // Demo 6: a collaborative list; each member sees their own draft, and who is there.
-    .shared("board/:room", Board.self, dependencies: .live()),
+    .shared("board/:room", Board.self, dependencies: .live(), durability: .durable),
   ]
 }

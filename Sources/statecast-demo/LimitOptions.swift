@@ -35,6 +35,17 @@ struct LimitOptions: ParsableArguments {
       "Refill rate of that allowance (default 1000; env STATECAST_ACTIONS_PER_SECOND).", valueName: "n"))
   var actionsPerSecond: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "Delete durable rooms unused this long (default: keep them; env STATECAST_ROOM_TTL).", valueName: "seconds"))
+  var roomTTL: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "Save sessions and per-tab state this often; after a kill -9 a tab comes back as of the last save (default 2; env STATECAST_SESSION_SAVE_INTERVAL).",
+      valueName: "seconds"))
+  var sessionSaveInterval: Double?
+
   mutating func validate() throws {
     var scratch = ServerConfiguration()
     try apply(to: &scratch, environment: Environment())
@@ -64,6 +75,14 @@ struct LimitOptions: ParsableArguments {
       sessionGrace, "STATECAST_SESSION_GRACE", for: "--session-grace", must: nonNegative)
     {
       server.sessionGracePeriod = .seconds(seconds)
+    }
+    if let seconds = try environment.value(roomTTL, "STATECAST_ROOM_TTL", for: "--room-ttl", must: positive) {
+      server.roomTimeToLive = .seconds(seconds)
+    }
+    if let seconds = try environment.value(
+      sessionSaveInterval, "STATECAST_SESSION_SAVE_INTERVAL", for: "--session-save-interval", must: positive)
+    {
+      server.sessionSaveInterval = .seconds(seconds)
     }
     if let burst = try environment.value(
       actionBurst, "STATECAST_ACTION_BURST", for: "--action-burst", must: ("0 or more", { $0 >= 0 }))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StatecastStorage
 import Logging
 import ServiceLifecycle
 import StatecastServer
@@ -55,9 +56,18 @@ struct StatecastDemo: AsyncParsableCommand {
 
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host
+    // Durable rooms and saved sessions live in one SQLite file in the data directory.
+    let storage: SQLiteStorage
+    do {
+      storage = try SQLiteStorage(directory: dataDirectory)
+    } catch {
+      FileHandle.standardError.write(Data("statecast-demo: cannot open the database in \(dataDirectory.path): \(error)\n".utf8))
+      throw ExitCode.failure
+    }
     let server = StatecastServer(
       configuration: configuration,
       routes: demoRoutes(dataDirectory: dataDirectory),
+      storage: storage,
       onServerRunning: { port in say("listening on \(scheme)://\(host):\(port)") }
     )
     // SIGTERM (a container stopping) and SIGINT (Ctrl-C) shut the server down gracefully.

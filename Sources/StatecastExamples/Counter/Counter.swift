@@ -33,7 +33,7 @@ public enum Counter: Feature {
   public static let largestAskableN = 100_000
 
   /// The whole state of one counter.
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public var count: Int
     public var nthPrime: NthPrime
     /// The favourite primes in the order they were added.
@@ -60,7 +60,7 @@ public enum Counter: Feature {
   }
 
   /// Where the "what is the nth prime?" question stands.
-  public enum NthPrime: Equatable, Sendable {
+  public enum NthPrime: Codable, Equatable, Sendable {
     case notAsked
     case computing(n: Int)
     case answered(n: Int, prime: Int)

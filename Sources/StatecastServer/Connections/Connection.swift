@@ -135,7 +135,12 @@ final class Connection: @unchecked Sendable {
         throw ProtocolError(.badMessage, "hello is only allowed as the first message")
       }
       guard let (resumed, previousSocket) = sessions.resume(previous, on: id, replacing: session) else {
-        return [("session", .string(session.id)), ("resumed", .bool(false))]
+        // Not held here: perhaps saved before a restart.
+        guard let restored = await sessions.restore(previous, on: id, replacing: session) else {
+          return [("session", .string(session.id)), ("resumed", .bool(false))]
+        }
+        lock.withLock { currentSession = restored }
+        return [("session", .string(restored.id)), ("resumed", .bool(true))]
       }
       if let previousSocket { sink.close(previousSocket, code: 4000, reason: "session resumed elsewhere") }
       topics.reattach(resumed.id, to: id, revisions: revisions)

@@ -13,6 +13,7 @@ public struct ProtocolError: Error, Sendable, Equatable {
     case forbidden = "forbidden"
     case rateLimited = "rate_limited"
     case tooLarge = "too_large"
+    case unavailable = "unavailable"
   }
 
   public var code: Code

@@ -68,6 +68,44 @@ public struct Route: Sendable {
     Route(topics: [TopicRoute(pattern, .shared, feature, access: access, dependencies: dependencies)])
   }
 
+  /// A topic whose store belongs to one browser tab, saved with the tab's session so
+  /// that a tab reconnecting after a restart (a deploy) finds its state.
+  ///
+  /// The session and its per-tab stores are saved at an interval while the server runs
+  /// and when it drains (SIGTERM); after a `kill -9`, a tab comes back as of the last
+  /// save. Parameters as in ``perSession(_:_:dependencies:access:)``.
+  public static func perSession<F: DurableFeature>(
+    _ pattern: String,
+    _ feature: F.Type,
+    dependencies: @autoclosure @escaping @Sendable () -> F.Dependencies,
+    access: Access<F.ClientAction> = .everyone,
+    durability: Durability
+  ) -> Route {
+    Route(topics: [
+      TopicRoute(pattern, .perSession, feature, access: access, dependencies: dependencies, durability: durability)
+    ])
+  }
+
+  /// A shared topic whose every change is on disk before anyone sees it: the `ok` reply
+  /// to an action means the change survives a crash, and a room whose last member left
+  /// stays on disk until a later join loads it.
+  ///
+  /// A durable room's revisions keep increasing across restarts; effects that were in
+  /// flight when the process stopped are gone, event sources start again, and the
+  /// feature's `restored(_:)` fixes up what they left (see ``DurableFeature``).
+  /// Parameters as in ``shared(_:_:dependencies:access:)``.
+  public static func shared<F: DurableFeature>(
+    _ pattern: String,
+    _ feature: F.Type,
+    dependencies: @autoclosure @escaping @Sendable () -> F.Dependencies,
+    access: Access<F.ClientAction> = .everyone,
+    durability: Durability
+  ) -> Route {
+    Route(topics: [
+      TopicRoute(pattern, .shared, feature, access: access, dependencies: dependencies, durability: durability)
+    ])
+  }
+
   /// A per-session topic spelled out piece by piece, for a store that is made from the
   /// join itself (its parameters or `params`), or a feature with no ``Feature``
   /// conformance.

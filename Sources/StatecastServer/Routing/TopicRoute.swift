@@ -15,9 +15,38 @@ struct TopicRoute: Sendable {
   let canJoin: @Sendable (JoinRequest) -> Bool
   /// A group's rule on actions, checked on the action's JSON before it is decoded.
   let screen: @Sendable (JoinRequest, JSON) -> Bool
+  /// Whether the topic's stores are durable (their state saved, restored after a restart).
+  let isDurable: Bool
   private let makeHost:
-    @Sendable (JoinRequest, any FrameSink, Logger, _ screen: @escaping @Sendable (JoinRequest, JSON) -> Bool)
+    @Sendable (JoinRequest, HostContext, _ screen: @escaping @Sendable (JoinRequest, JSON) -> Bool)
       async throws -> any TopicHost
+
+  init<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
+    _ pattern: String,
+    _ sharing: Sharing,
+    embed: @escaping @Sendable (ClientAction, Viewer) -> Action,
+    view: @escaping @Sendable (State, Viewer) -> View,
+    viewDependsOnViewer: Bool,
+    access: Access<ClientAction>,
+    isDurable: Bool = false,
+    open: @escaping @Sendable (JoinRequest, HostContext) async throws -> OpenedStore<State, Action>
+  ) {
+    self.pattern = TopicPattern(pattern)
+    self.sharing = sharing
+    self.canJoin = access.canJoin
+    self.screen = { _, _ in true }
+    self.isDurable = isDurable
+    let canSend = access.canSend
+    self.makeHost = { request, context, screen in
+      let opened = try await open(request, context)
+      return await StoreHost(
+        topic: request.topic, store: opened.store, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer,
+        showsPresence: sharing == .shared,
+        canSend: { request, action, json in screen(request, json) && canSend(request, action) },
+        sink: context.sink, revision: opened.revision, historyStartsKnown: !opened.isRestored,
+        saveState: opened.saveState, logger: context.logger)
+    }
+  }
 
   init<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
     _ pattern: String,
@@ -28,19 +57,23 @@ struct TopicRoute: Sendable {
     access: Access<ClientAction>,
     store makeStore: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
   ) {
-    self.pattern = TopicPattern(pattern)
-    self.sharing = sharing
-    self.canJoin = access.canJoin
-    self.screen = { _, _ in true }
-    let canSend = access.canSend
-    self.makeHost = { request, sink, logger, screen in
-      let store = try await makeStore(request)
-      return await StoreHost(
-        topic: request.topic, store: store, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer,
-        showsPresence: sharing == .shared,
-        canSend: { request, action, json in screen(request, json) && canSend(request, action) },
-        sink: sink, logger: logger)
-    }
+    self.init(
+      pattern, sharing, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer, access: access,
+      open: { request, _ in OpenedStore(store: try await makeStore(request)) })
+  }
+
+  /// A route serving a durable feature: shared rooms are journaled, per-tab stores are
+  /// saved with their session (see docs/DURABILITY.md).
+  init<F: DurableFeature>(
+    _ pattern: String, _ sharing: Sharing, _ feature: F.Type, access: Access<F.ClientAction>,
+    dependencies: @escaping @Sendable () -> F.Dependencies, durability: Durability
+  ) {
+    self.init(
+      pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
+      viewDependsOnViewer: F.viewDependsOnViewer, access: access, isDurable: true,
+      open: { request, context in
+        try await DurableStores.open(F.self, request, context, dependencies: dependencies(), durability: durability)
+      })
   }
 
   /// A route serving `feature`: its embedding with the sender, its view (per viewer if
@@ -60,12 +93,13 @@ struct TopicRoute: Sendable {
     self.sharing = route.sharing
     self.canJoin = canJoin
     self.screen = screen
+    self.isDurable = route.isDurable
     self.makeHost = route.makeHost
   }
 
   /// Makes the host of a topic this route matched, its store made for `request`.
-  func makeHost(_ request: JoinRequest, sink: any FrameSink, logger: Logger) async throws -> any TopicHost {
-    try await makeHost(request, sink, logger, screen)
+  func makeHost(_ request: JoinRequest, context: HostContext) async throws -> any TopicHost {
+    try await makeHost(request, context, screen)
   }
 
   /// This route inside a group: the group's prefix and rules come first.

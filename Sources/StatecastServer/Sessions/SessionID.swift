@@ -16,6 +16,12 @@ enum SessionID {
 
   /// What logs show of a session id: its first 8 hex digits, enough to tell one
   /// session's lines from another's, and useless for taking the session over.
+  /// Whether `id` has the form of a session id (32 lowercase hex digits), so that a
+  /// `hello` with anything else is not looked up in storage.
+  static func isWellFormed(_ id: String) -> Bool {
+    id.utf8.count == 32 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+  }
+
   static func logged(_ id: String) -> Logger.MetadataValue {
     .string(String(id.prefix(8)))
   }

@@ -1,4 +1,6 @@
 import Foundation
+import StatecastJSON
+import StatecastStorage
 import Statecast
 import Logging
 
@@ -21,7 +23,14 @@ final class SessionRegistry: @unchecked Sendable {
   private let lock = NSLock()
   private var sessions: [String: Session] = [:]
 
-  init(topics: TopicRegistry, gracePeriod: Duration, logger: Logger = Logger(label: LogSubsystem.sessions.label)) {
+  /// Where sessions are saved so that they survive a restart; `nil` keeps them in memory.
+  private let storage: (any StateStorage)?
+
+  init(
+    topics: TopicRegistry, gracePeriod: Duration, logger: Logger = Logger(label: LogSubsystem.sessions.label),
+    storage: (any StateStorage)? = nil
+  ) {
+    self.storage = storage
     self.topics = topics
     self.gracePeriod = gracePeriod
     self.logger = logger
@@ -59,8 +68,60 @@ final class SessionRegistry: @unchecked Sendable {
   }
 
   private static func mayResume(_ owner: Viewer, as claimant: Viewer) -> Bool {
-    if owner.isAuthenticated || claimant.isAuthenticated { return owner.isAuthenticated && claimant.isAuthenticated && owner.id == claimant.id }
-    return true
+    guard owner.isAuthenticated || claimant.isAuthenticated else { return true }
+    return owner.isAuthenticated && claimant.isAuthenticated && owner.id == claimant.id
+  }
+
+  /// `hello` with a session this process does not hold: a saved one (the server
+  /// restarted, a deploy) is restored onto `connection`, its topics joined again (a
+  /// snapshot of each is queued) with the saved state of its per-tab stores. Returns
+  /// `nil` when nothing is saved under `id` or it belongs to another viewer.
+  func restore(_ id: String, on connection: ConnectionID, replacing fresh: Session) async -> Session? {
+    guard let storage, id != fresh.id, SessionID.isWellFormed(id) else { return nil }
+    let saved: StoredSession?
+    do {
+      saved = try await storage.loadSession(id)
+    } catch {
+      logger.error("a saved session cannot be read", metadata: ["session": SessionID.logged(id), "error": "\(error)"])
+      return nil
+    }
+    guard let saved else { return nil }
+    let viewer = saved.viewer ?? fresh.viewer
+    guard Self.mayResume(viewer, as: fresh.viewer) else { return nil }
+    let session = Session(id: id, viewer: viewer, connection: connection)
+    let claimed = lock.withLock { () -> Bool in
+      guard sessions[id] == nil else { return false }
+      sessions[fresh.id] = nil
+      sessions[id] = session
+      return true
+    }
+    guard claimed else { return nil }
+    for topic in saved.topics {
+      do {
+        try await topics.join(
+          topic.topic, params: topic.params ?? .object(JSONObject()), session: id, viewer: viewer,
+          connection: connection, restoring: topic.state.map { ($0, Int(topic.revision)) })
+      } catch {
+        logger.warning(
+          "a topic of a restored session could not be joined again",
+          metadata: ["session": SessionID.logged(id), "topic": "\(topic.topic)", "error": "\(error.message)"])
+      }
+    }
+    logger.debug("session restored", metadata: ["session": SessionID.logged(id), "topics": "\(saved.topics.count)"])
+    return session
+  }
+
+  /// Saves every session (live or waiting for a resume) with what it joined: called at
+  /// an interval while the server runs and once more when it drains.
+  func saveAll() async {
+    guard let storage else { return }
+    let all = lock.withLock { Array(sessions.values) }
+    let saved = all.map { StoredSession(id: $0.id, viewer: $0.viewer, topics: topics.savedTopics(of: $0.id)) }
+    do {
+      try await storage.saveSessions(saved)
+    } catch {
+      logger.error("sessions could not be saved", metadata: ["sessions": "\(saved.count)", "error": "\(error)"])
+    }
   }
 
   /// The socket `connection` is gone: if `session` is still on it, its memberships wait
@@ -88,6 +149,7 @@ final class SessionRegistry: @unchecked Sendable {
     guard expired else { return }
     logger.debug("session expired", metadata: ["session": SessionID.logged(session.id)])
     await topics.removeSession(session.id)
+    try? await storage?.deleteSession(session.id)
   }
 
   /// Forgets every session and cancels their expiries: the server is stopping and the

@@ -11,10 +11,19 @@ struct PatchHistory: Sendable {
   private var newestRev = 0
   let capacity: Int
 
-  /// - Parameter revision: the topic's revision now; frames appended later follow it.
-  init(capacity: Int, revision: Int = 0) {
+  /// The oldest revision a client may hold and still be caught up by frames (or by
+  /// nothing at all, when it is the newest).
+  private let oldestKnownRev: Int
+
+  /// - Parameters:
+  ///   - revision: the topic's revision now; frames appended later follow it.
+  ///   - startsKnown: whether a client at `revision` has the topic's current state. A
+  ///     topic restored from storage says no: a client may hold that number from
+  ///     before the restart with another state, so it gets a snapshot.
+  init(capacity: Int, revision: Int = 0, startsKnown: Bool = true) {
     self.capacity = capacity
     self.newestRev = revision
+    self.oldestKnownRev = startsKnown ? revision : revision + 1
   }
 
   /// Records the patch frame that moved the topic to `rev` (which is the previous one + 1).
@@ -35,7 +44,7 @@ struct PatchHistory: Sendable {
   /// `nil` if the history no longer reaches back to `rev`.
   func frames(after rev: Int) -> [OutboundFrame]? {
     let missing = newestRev - rev
-    guard missing >= 0, missing <= frames.count else { return nil }
+    guard rev >= oldestKnownRev, missing >= 0, missing <= frames.count else { return nil }
     let oldest = frames.count - missing
     return (oldest..<frames.count).map { frames[(head + $0) % frames.count] }
   }

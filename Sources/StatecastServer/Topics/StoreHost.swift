@@ -51,6 +51,9 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private let showsPresence: Bool
   private let canSend: @Sendable (JoinRequest, ClientAction, JSON) -> Bool
   private let sink: any FrameSink
+  private let saveState: (@Sendable (State) -> JSON?)?
+  private let initialRevision: Int
+  private let historyStartsKnown: Bool
   private let logger: Logger
 
   private let lock = NSLock()
@@ -83,6 +86,8 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     canSend: @escaping @Sendable (JoinRequest, ClientAction, JSON) -> Bool,
     sink: any FrameSink,
     revision: Int = 0,
+    historyStartsKnown: Bool = true,
+    saveState: (@Sendable (State) -> JSON?)? = nil,
     logger: Logger = Logger(label: LogSubsystem.stores.label)
   ) async {
     self.topic = topic
@@ -94,8 +99,12 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     self.canSend = canSend
     self.sink = sink
     self.logger = logger
+    self.saveState = saveState
+    self.initialRevision = revision
+    self.historyStartsKnown = historyStartsKnown
     if !viewDependsOnViewer {
-      channels[""] = ViewChannel(viewer: .anonymous, revision: revision, historyCapacity: Self.historyCapacity)
+      channels[""] = ViewChannel(
+        viewer: .anonymous, revision: revision, historyCapacity: Self.historyCapacity, startsKnown: historyStartsKnown)
     }
     // `includingCurrent` hands over the current state atomically with the
     // registration, so no state change can slip in between.
@@ -161,7 +170,9 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       }
       let key = channelKey(for: request.viewer)
       if channels[key] == nil {
-        var channel = ViewChannel(viewer: request.viewer, revision: 0, historyCapacity: Self.historyCapacity)
+        var channel = ViewChannel(
+          viewer: request.viewer, revision: initialRevision, historyCapacity: Self.historyCapacity,
+          startsKnown: historyStartsKnown)
         _ = channel.update(with: view(state, request.viewer), topic: topic, logger: logger)
         channels[key] = channel
       }
@@ -252,7 +263,24 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     guard canSend(request, decoded, action) else {
       throw ProtocolError(.forbidden, "this action is not allowed on \(topic)")
     }
-    await store.send(embed(decoded, request.viewer))
+    let task = await store.send(embed(decoded, request.viewer))
+    do {
+      try await task.committed()
+    } catch {
+      logger.error("a change could not be stored", metadata: ["topic": "\(topic)", "error": "\(error)"])
+      throw ProtocolError(.unavailable, "the change could not be stored; nothing changed, try again later")
+    }
+  }
+
+  func joinParams(of session: String) -> JSON? {
+    lock.withLock { members[session]?.request.params }
+  }
+
+  func savedState() -> (state: JSON, revision: Int)? {
+    lock.withLock {
+      guard let saveState, let state, let encoded = saveState(state) else { return nil }
+      return (encoded, channels.values.first?.revision ?? initialRevision)
+    }
   }
 
   func setPresence(_ meta: JSON, from session: String) throws(ProtocolError) {

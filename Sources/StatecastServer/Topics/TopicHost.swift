@@ -20,6 +20,11 @@ protocol TopicHost: AnyObject, Sendable {
   /// Sets what the member publishes about itself (an object, already bounded in size)
   /// and shows it to every member under `/presence`.
   func setPresence(_ meta: JSON, from session: String) throws(ProtocolError)
+  /// The `params` the member joined with (saved with its session).
+  func joinParams(of session: String) -> JSON?
+  /// For a per-tab store of a durable route: its state as JSON and its revision, to be
+  /// saved with the session; `nil` for every other topic.
+  func savedState() -> (state: JSON, revision: Int)?
   /// Whether patches to the member were skipped (its socket is congested) and it waits
   /// for a snapshot: a reply to it must wait too, or it would overtake its effect.
   func isBehind(_ session: String) -> Bool

@@ -1,4 +1,5 @@
 import Foundation
+import StatecastStorage
 import Statecast
 import Logging
 import StatecastJSON
@@ -25,8 +26,8 @@ final class TopicRegistry: @unchecked Sendable {
   private let sink: any FrameSink
   private let maxTopicsPerSession: Int
   private let logger: Logger
-  /// Handed to each topic's host, for what goes wrong inside its store.
-  private let storeLogger: Logger
+  /// Handed to each route opening a store: the sink, the storage, the stores' logger.
+  private let context: HostContext
 
   private let lock = NSLock()
   private var rooms: [String: Room] = [:]
@@ -37,20 +38,27 @@ final class TopicRegistry: @unchecked Sendable {
   init(
     routes: [TopicRoute], sink: any FrameSink, maxTopicsPerSession: Int,
     logger: Logger = Logger(label: LogSubsystem.topics.label),
-    storeLogger: Logger = Logger(label: LogSubsystem.stores.label)
+    storeLogger: Logger = Logger(label: LogSubsystem.stores.label),
+    storage: (any StateStorage)? = nil
   ) {
     self.routes = routes
     self.sink = sink
     self.maxTopicsPerSession = maxTopicsPerSession
     self.logger = logger
-    self.storeLogger = storeLogger
+    self.context = HostContext(sink: sink, storage: storage, logger: storeLogger)
   }
 
   // MARK: Client messages
 
   /// `join`: finds the route, makes or finds the topic, adds the session as a member
   /// and queues the snapshot. Joining a joined topic queues a fresh snapshot.
-  func join(_ topic: String, params: JSON, session: String, viewer: Viewer, connection: ConnectionID) async throws(ProtocolError) {
+  ///
+  /// `restoring` is the saved state of a per-tab store whose session is being restored
+  /// after a restart.
+  func join(
+    _ topic: String, params: JSON, session: String, viewer: Viewer, connection: ConnectionID,
+    restoring: (state: JSON, revision: Int)? = nil
+  ) async throws(ProtocolError) {
     guard let (route, parameters) = route(for: topic) else {
       throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
     }
@@ -67,7 +75,8 @@ final class TopicRegistry: @unchecked Sendable {
     let host: any TopicHost
     do {
       switch route.sharing {
-      case .perSession: host = try await openPerSessionTopic(route, request, connection: connection)
+      case .perSession:
+        host = try await openPerSessionTopic(route, request, connection: connection, restoring: restoring)
       case .shared: host = try await joinRoom(route, request, connection: connection)
       }
     } catch let refused as JoinRefused {
@@ -140,6 +149,20 @@ final class TopicRegistry: @unchecked Sendable {
     for host in hosts { await remove(session, from: host) }
   }
 
+  // MARK: Saved sessions
+
+  /// What the session has joined, as saved with it: each topic's name and params, and
+  /// the state of per-tab stores of durable routes.
+  func savedTopics(of session: String) -> [StoredTopic] {
+    let hosts = lock.withLock { joined[session] ?? [:] }
+    return hosts.sorted { $0.key < $1.key }.map { topic, host in
+      let saved = host.savedState()
+      return StoredTopic(
+        topic: topic, params: host.joinParams(of: session), state: saved?.state,
+        revision: Int64(saved?.revision ?? 0))
+    }
+  }
+
   // MARK: Shutdown
 
   /// From now on joins are refused, so that no store opens after the sweep.
@@ -196,10 +219,12 @@ final class TopicRegistry: @unchecked Sendable {
     if await host.remove(session) { forgetRoom(host) }
   }
 
-  private func openPerSessionTopic(_ route: TopicRoute, _ request: JoinRequest, connection: ConnectionID) async throws
-    -> any TopicHost
-  {
-    let host = try await route.makeHost(request, sink: sink, logger: storeLogger)
+  private func openPerSessionTopic(
+    _ route: TopicRoute, _ request: JoinRequest, connection: ConnectionID, restoring: (state: JSON, revision: Int)?
+  ) async throws -> any TopicHost {
+    var context = self.context
+    context.restoring = restoring
+    let host = try await route.makeHost(request, context: context)
     // A store opened while the server began to stop would outlive the shutdown's sweep.
     if lock.withLock({ isShuttingDown }) {
       await host.close()
@@ -214,12 +239,13 @@ final class TopicRegistry: @unchecked Sendable {
   private func joinRoom(_ route: TopicRoute, _ request: JoinRequest, connection: ConnectionID) async throws
     -> any TopicHost
   {
-    let (sink, storeLogger) = (self.sink, self.storeLogger)
+    var context = self.context
+    context.opensRoom = true
     while true {
       let room = try lock.withLock { () throws(ProtocolError) -> Room in
         if isShuttingDown { throw ProtocolError(.forbidden, "the server is shutting down") }
         if let existing = rooms[request.topic] { return existing }
-        let made = Room.opening(Task { try await route.makeHost(request, sink: sink, logger: storeLogger) })
+        let made = Room.opening(Task { [context] in try await route.makeHost(request, context: context) })
         rooms[request.topic] = made
         return made
       }

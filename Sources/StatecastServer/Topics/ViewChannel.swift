@@ -17,10 +17,10 @@ struct ViewChannel {
   var sessions: Set<String> = []
   private var hasBaseline = false
 
-  init(viewer: Viewer, revision: Int, historyCapacity: Int) {
+  init(viewer: Viewer, revision: Int, historyCapacity: Int, startsKnown: Bool = true) {
     self.viewer = viewer
     self.revision = revision
-    self.history = PatchHistory(capacity: historyCapacity, revision: revision)
+    self.history = PatchHistory(capacity: historyCapacity, revision: revision, startsKnown: startsKnown)
   }
 
   /// Diffs `view` against the last one; returns the patch, or `nil` when nothing

@@ -7,7 +7,10 @@ extension SQLiteStorage {
     guard !sessions.isEmpty else { return }
     let time = currentTime
     let rows = try sessions.map { session in
-      (session.id, try JSONValueEncoder().encode(session.topics).storedData)
+      (
+        session.id,
+        try JSONValueEncoder().encode(StoredSessionRecord(viewer: session.viewer, topics: session.topics)).storedData
+      )
     }
     try await access {
       try await database.write { db in
@@ -30,8 +33,9 @@ extension SQLiteStorage {
     }
     guard let row else { return nil }
     do {
-      let topics = try JSONValueDecoder().decode([StoredTopic].self, from: JSON(storedData: row.topics))
-      return StoredSession(id: id, topics: topics, savedAt: Date(timeIntervalSince1970: row.savedAt))
+      let record = try JSONValueDecoder().decode(StoredSessionRecord.self, from: JSON(storedData: row.topics))
+      return StoredSession(
+        id: id, viewer: record.viewer, topics: record.topics, savedAt: Date(timeIntervalSince1970: row.savedAt))
     } catch {
       throw StorageError.databaseFailed(reason: "session \(id) does not decode: \(error)")
     }

@@ -1,0 +1,41 @@
+/// A ``Feature`` whose stores can be made durable: its state is `Codable`, a store can
+/// start from a stored state, and every change can be committed before anyone sees it.
+///
+/// A server journals each change of a durable store (its state as JSON, diffed), and
+/// after a restart starts the store again from what was stored. No action needs to be
+/// `Codable` and no effect is ever replayed: effects that were in flight are gone, and
+/// event sources start again with the new store. ``restored(_:)`` is where a feature
+/// reacts to that, with a pure fix-up of the stored state (a "loading" flag whose
+/// effect died with the old process, say).
+///
+/// ```swift
+/// extension Counter: DurableFeature {
+///   public static var initialState: State { State() }
+///   public static func makeStore(
+///     dependencies: Dependencies, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+///   ) -> Store<State, Action> {
+///     Store(initialState: state, reducer: reducer(dependencies: dependencies), commit: commit)
+///   }
+///   public static func restored(_ state: State) -> State {
+///     var state = state
+///     if case .loading = state.nthPrime { state.nthPrime = .notAsked }
+///     return state
+///   }
+/// }
+/// ```
+public protocol DurableFeature: Feature where State: Codable {
+  /// The state a store starts from when nothing is stored yet.
+  static var initialState: State { get }
+  /// A store that starts from `state` and, with `commit`, makes each change durable
+  /// before it is published (see ``Commit``).
+  static func makeStore(
+    dependencies: Dependencies, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+  ) -> Store<State, Action>
+  /// The state a restored store starts from, given what was stored; by default the
+  /// stored state itself.
+  static func restored(_ state: State) -> State
+}
+
+extension DurableFeature {
+  public static func restored(_ state: State) -> State { state }
+}

@@ -1,0 +1,30 @@
+import Logging
+import Statecast
+import StatecastJSON
+import StatecastStorage
+
+/// What a route needs from the server to open a topic's store: where frames go, where
+/// durable state is kept, where to log, and, when a saved session is being restored,
+/// the state its per-tab store had.
+struct HostContext: Sendable {
+  let sink: any FrameSink
+  let storage: (any StateStorage)?
+  let logger: Logger
+  /// Whether the topic being opened is a shared room (journaled when durable) rather
+  /// than a per-tab store (saved with its session).
+  var opensRoom = false
+  /// The saved state and revision of a per-tab store being restored with its session.
+  var restoring: (state: JSON, revision: Int)?
+}
+
+/// A store a route opened for a topic, and how the topic hosts it.
+struct OpenedStore<State: Sendable, Action: Sendable>: Sendable {
+  let store: Store<State, Action>
+  /// The revision the topic's view starts at.
+  var revision = 0
+  /// Whether the state came from storage: clients may hold revisions from before, so
+  /// the first resume to any of them gets a snapshot.
+  var isRestored = false
+  /// For per-tab stores of durable routes: the state as JSON, saved with the session.
+  var saveState: (@Sendable (State) -> JSON?)?
+}
