@@ -12,19 +12,7 @@ import tempfile
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def demo_binary() -> pathlib.Path:
-    folder = os.environ.get("STATECAST_BIN_DIR")
-    if not folder:
-        folder = subprocess.run(
-            ["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True
-        ).stdout.strip()
-    binary = pathlib.Path(folder) / "statecast-demo"
-    if not binary.exists():
-        pytest.fail(f"{binary} does not exist: run `swift build` first")
-    return binary
+from demo_binary import ROOT, demo_binary
 
 
 class DemoServer:

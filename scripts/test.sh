@@ -40,7 +40,7 @@ run node node --test Tests/JS/
 # The runtime's JSDoc types (jsconfig.json): any error fails the run.
 run tsc tsc --noEmit -p jsconfig.json
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)
-run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Operations Tests/Browser Tests/JS/browser
+run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Operations Tests/Durability Tests/Browser Tests/JS/browser
 
 # Swift Testing: "Test run with N tests in M suites passed|failed ... with K issues".
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests? in .*/\1/p' "$logs/swift-test.log" | tail -n 1)

@@ -12,6 +12,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("examples", runExamplesBenchmarks),
   ("rooms", runRoomBenchmarks),
   ("storage", runStorageBenchmarks),
+  ("durable", runDurableBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "Protocol"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from conftest import ROOT, demo_binary  # noqa: E402
+from demo_binary import ROOT, demo_binary  # noqa: E402
 from statecast_client import Client, SUBPROTOCOL  # noqa: E402
 
 

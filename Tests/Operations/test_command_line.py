@@ -10,7 +10,7 @@ import tempfile
 
 from websockets.sync.client import connect
 
-from conftest import ROOT, demo_binary
+from demo_binary import ROOT, demo_binary
 
 # Every option of the demo and the environment variable that can set it.
 OPTIONS = {
