@@ -10,6 +10,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("store", runStoreBenchmarks),
   ("json", runJSONBenchmarks),
   ("examples", runExamplesBenchmarks),
+  ("connections", runConnectionBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

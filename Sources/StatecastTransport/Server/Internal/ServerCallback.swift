@@ -17,6 +17,9 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       // Reaches the protocol with lws' internal pipe connection and no session memory.
       wakeConnections()
       return 0
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+      // `input` carries the accepted socket's descriptor (protocols[0], no session yet).
+      return service.descriptorGuard.admits(Int32(truncatingIfNeeded: Int(bitPattern: input))) ? 0 : 1
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
       return confirmUpgrade(wsi, kind: event.string)
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
