@@ -258,7 +258,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   private static let writesPerWriteable = 16
 
   /// Asks lws for `SERVER_WRITEABLE` on every connection that got frames or a close
-  /// since the last wake-up, and kills the ones over the hard limit. Service thread, on
+  /// since the last wake-up, including the ones over the hard limit (their close frame
+  /// is written next, their backlog dropped). Service thread, on
   /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED` and after each callback that can queue frames.
   private func wakeConnections() {
     guard !service.destroying else { return }
@@ -266,11 +267,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     for wake in service.wakes {
       guard let wsi = service.wsi(of: wake.id) else { continue }
       if let kill = wake.kill {
+        // The backlog is already dropped: the next `SERVER_WRITEABLE` writes the close
+        // frame. A peer that reads nothing at all is closed without one after the linger.
         CloseFrame.setReason(wsi, code: kill.code, reason: kill.reason)
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-      } else {
-        lws_callback_on_writable(wsi)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
       }
+      lws_callback_on_writable(wsi)
     }
   }
 }
