@@ -53,7 +53,8 @@ func runConnectionBenchmarks() async throws {
     herd.close()
     server.stop()
   }
-  let loop = ProcessInfo.processInfo.environment["STATECAST_EVENT_LOOP"] == "poll" ? "poll()" : "epoll (libev)"
+  let loop =
+    ProcessInfo.processInfo.environment["STATECAST_EVENT_LOOP"] == "poll" ? "poll()" : "epoll (libev)"
   printTable("connections: idle connections and the server's CPU (\(loop), loopback)", rows)
 }
 
@@ -77,7 +78,9 @@ private func freshClientLatency(port: Int, samples: Int) async throws -> [Double
     var events = socket.events.makeAsyncIterator()
     func nextReply() async throws {
       while true {
-        guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
+        guard case .text(let bytes)? = await events.next() else {
+          throw BenchmarkFailure("the socket closed")
+        }
         if bytes.starts(with: Array(#"{"op":"reply""#.utf8)) { return }
       }
     }
@@ -303,8 +306,10 @@ private enum Epoll {
   private typealias Create = @convention(c) (Int32) -> Int32
   private typealias Control = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
   private typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-  private static let createFunction = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "epoll_create1"), to: Create.self)
-  private static let controlFunction = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "epoll_ctl"), to: Control.self)
+  private static let createFunction = unsafeBitCast(
+    dlsym(dlopen(nil, RTLD_NOW), "epoll_create1"), to: Create.self)
+  private static let controlFunction = unsafeBitCast(
+    dlsym(dlopen(nil, RTLD_NOW), "epoll_ctl"), to: Control.self)
   private static let waitFunction = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "epoll_wait"), to: Wait.self)
 
   static func create(_ flags: Int32) -> Int32 { createFunction(flags) }

@@ -39,7 +39,8 @@ struct DescriptorGuard {
     refused += 1
     if !warned {
       warned = true
-      let line = "statecast: near the open-files limit (\(ceiling + Self.reserve)): closing new connections until some close\n"
+      let line =
+        "statecast: near the open-files limit (\(ceiling + Self.reserve)): closing new connections until some close\n"
       _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
     return false

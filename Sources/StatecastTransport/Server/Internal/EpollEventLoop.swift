@@ -53,7 +53,8 @@ final class EpollEventLoop: @unchecked Sendable {
   private var destroyed = false
 
   private init(
-    loop: OpaquePointer, run: @escaping Run, destroy: @escaping LoopDestroy, timerStart: @escaping TimerControl,
+    loop: OpaquePointer, run: @escaping Run, destroy: @escaping LoopDestroy,
+    timerStart: @escaping TimerControl,
     timerStop: @escaping TimerControl
   ) {
     self.loop = loop
