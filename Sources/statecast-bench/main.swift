@@ -13,6 +13,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("rooms", runRoomBenchmarks),
   ("storage", runStorageBenchmarks),
   ("durable", runDurableBenchmarks),
+  ("connections", runConnectionBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

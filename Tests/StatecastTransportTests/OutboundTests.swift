@@ -120,6 +120,37 @@ struct OutboundTests {
     _ = reader
   }
 
+  @Test func aReaderOverTheHardLimitGetsA1008CloseFrameAfterWhatWasWritten() async throws {
+    let fixture = try TransportFixture.start {
+      $0.outboundHighWatermark = 64 * 1_024
+      $0.outboundHardLimit = 256 * 1_024
+    }
+    for _ in 0..<5 {
+      let reader = try RawWebSocket(port: fixture.port, receiveBuffer: 4_096)
+      let id = try await Self.openedID(fixture)
+      let frame = OutboundFrame(text: [UInt8](repeating: UInt8(ascii: "z"), count: 16_384))
+      var outcome = SendOutcome.queued
+      var sends = 0
+      while outcome != .closed && sends < 100_000 {
+        outcome = fixture.transport.send(frame, to: id)
+        sends += 1
+      }
+      var close: [UInt8]?
+      var wholeFrames = true
+      while let received = try reader.readFrame(timeout: .seconds(5)) {
+        if received.opcode == 0x8 {
+          close = received.payload
+          break
+        }
+        wholeFrames = wholeFrames && received.payload.count == 16_384
+      }
+      #expect(wholeFrames)
+      #expect(close.map { Array($0.prefix(2)) } == [0x03, 0xf0])  // 1008
+      #expect(close.map { String(decoding: $0.dropFirst(2), as: UTF8.self) } == "too slow")
+    }
+    await fixture.stop()
+  }
+
   /// The id of the next `/ws` connection the handler is told about.
   static func openedID(_ fixture: TransportFixture) async throws -> ConnectionID {
     let event = await fixture.handler.events.first { if case .opened = $0 { true } else { false } }

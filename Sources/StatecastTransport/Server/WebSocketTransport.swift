@@ -84,7 +84,8 @@ package final class WebSocketTransport: @unchecked Sendable {
         }
       }
       LibWebSocketsLog.configure()
-      FileDescriptorLimit.raise(toAtLeast: configuration.fileDescriptorLimit)
+      let descriptors = FileDescriptorLimit.raise(toAtLeast: configuration.fileDescriptorLimit)
+      service.descriptorGuard = DescriptorGuard(limit: descriptors)
       let context = try ServerContext(
         configuration: configuration, publicDirectory: publicDirectory, callbacks: self)
       table.attach(context.context)

@@ -17,6 +17,9 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       // Reaches the protocol with lws' internal pipe connection and no session memory.
       wakeConnections()
       return 0
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+      // `input` carries the accepted socket's descriptor (protocols[0], no session yet).
+      return service.descriptorGuard.admits(Int32(truncatingIfNeeded: Int(bitPattern: input))) ? 0 : 1
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
       return confirmUpgrade(wsi, kind: event.string)
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
@@ -255,7 +258,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   private static let writesPerWriteable = 16
 
   /// Asks lws for `SERVER_WRITEABLE` on every connection that got frames or a close
-  /// since the last wake-up, and kills the ones over the hard limit. Service thread, on
+  /// since the last wake-up, including the ones over the hard limit (their close frame
+  /// is written next, their backlog dropped). Service thread, on
   /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED` and after each callback that can queue frames.
   private func wakeConnections() {
     guard !service.destroying else { return }
@@ -263,11 +267,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     for wake in service.wakes {
       guard let wsi = service.wsi(of: wake.id) else { continue }
       if let kill = wake.kill {
+        // The backlog is already dropped: the next `SERVER_WRITEABLE` writes the close
+        // frame. A peer that reads nothing at all is closed without one after the linger.
         CloseFrame.setReason(wsi, code: kill.code, reason: kill.reason)
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-      } else {
-        lws_callback_on_writable(wsi)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
       }
+      lws_callback_on_writable(wsi)
     }
   }
 }

@@ -19,6 +19,8 @@ final class ServerContext: @unchecked Sendable {
   /// What the context's user pointer points at; lives as long as the context.
   private let callbackTarget: CallbackTarget
   private var destroyed = false
+  /// The epoll loop the context runs on, or `nil` for lws' own `poll()` loop.
+  let eventLoop: EpollEventLoop?
 
   /// Extensions served with a type of our choosing: lws' built-in table lacks several of
   /// these (they would answer 415) and names `.js` differently in other versions.
@@ -106,25 +108,54 @@ final class ServerContext: @unchecked Sendable {
       info.alpn = allocations.string("http/1.1")
     }
 
-    guard let context = lws_create_context(&info) else {
+    var eventLoop = EpollEventLoop.make()
+    var created: OpaquePointer?
+    if let loop = eventLoop {
+      var withLoop = info
+      let foreignLoops = allocations.zeroed(UnsafeMutableRawPointer?.self)
+      foreignLoops.pointee = UnsafeMutableRawPointer(loop.loop)
+      withLoop.options |= UInt64(LWS_SERVER_OPTION_LIBEV)
+      withLoop.foreign_loops = foreignLoops
+      created = lws_create_context(&withLoop)
+      if created == nil {
+        loop.destroy()
+        eventLoop = nil
+      }
+    }
+    if created == nil { created = lws_create_context(&info) }
+    guard let context = created else {
       throw TransportError.cannotListen(host: configuration.host, port: configuration.port)
     }
     let vhost = lws_get_vhost_by_name(context, "default")
     let port = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? configuration.port
     guard port > 0 else {
       lws_context_destroy(context)
+      eventLoop?.destroy()
       throw TransportError.cannotListen(host: configuration.host, port: configuration.port)
     }
     self.context = context
     self.port = port
     self.allocations = allocations
     self.callbackTarget = callbackTarget
+    self.eventLoop = eventLoop
+    eventLoop?.startTick(every: Self.tickSeconds, data: UnsafeMutableRawPointer(context)) { _, timer, _ in
+      // Service thread: a wake-up through lws' own pipe makes it run its due timers.
+      guard let context = timer?.load(fromByteOffset: 16, as: OpaquePointer?.self) else { return }
+      lws_cancel_service(context)
+    }
   }
+
+  /// How often lws' timers are checked on the epoll loop (see ``EpollEventLoop/startTick``).
+  static let tickSeconds = 0.25
 
   /// Runs one iteration of the event loop: waits for network events, timers, or a
   /// `lws_cancel_service` wake-up, and runs the callbacks they cause. Service thread.
   func serviceOnce() -> Int32 {
-    lws_service(context, 0)
+    if let eventLoop {
+      eventLoop.runOnce()
+      return 0
+    }
+    return lws_service(context, 0)
   }
 
   /// Destroys the context: every remaining connection is closed (their `CLOSED`
@@ -132,7 +163,9 @@ final class ServerContext: @unchecked Sendable {
   func destroy() {
     guard !destroyed else { return }
     destroyed = true
+    eventLoop?.stopTick()
     lws_context_destroy(context)
+    eventLoop?.destroy()
   }
 
   deinit {

@@ -20,6 +20,8 @@ final class ServiceSide: @unchecked Sendable {
   var destroying = false
   /// Whether new WebSocket upgrades are accepted (a draining shutdown refuses them).
   var listening = true
+  /// Refuses accepted sockets that would leave too few descriptors for the process.
+  var descriptorGuard = DescriptorGuard(limit: 1_024)
 
   private let serviceThread: ServiceThread
 
