@@ -12,6 +12,7 @@ DEMOS = [
     ("recruitment", "/recruitment.html", "Recruitment processes"),
     ("annotation-filters", "/annotation-filters.html", "Annotation filters"),
     ("music", "/music/artist/42?song=7", "Music deep links"),
+    ("board", "/board.html?room=team", "Shared board"),
 ]
 
 

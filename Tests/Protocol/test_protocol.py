@@ -360,14 +360,14 @@ def test_an_expired_session_is_not_resumed(start_server):
     client.action("counter/expiry", increment())
     session = client.hello["session"]
     client.close()
-    # The session keeps its room alive while it waits for a resume; once it has expired
-    # the room is gone, and a join starts a fresh one. Looking does not touch the
-    # session: the watcher joins and leaves the room, never resumes.
+    # The session stays a member of its room (offline) while it waits for a resume; once
+    # it has expired the room's presence lists only the watcher. Looking does not touch
+    # the session: the watcher joins and leaves the room, never resumes.
     watcher = Client(server.ws_url)
     deadline = time.monotonic() + 10
     while True:
         watcher.join("counter/expiry")
-        if watcher.states["counter/expiry"]["count"] == 0:
+        if len(watcher.states["counter/expiry"]["presence"]) == 1:
             break
         watcher.leave("counter/expiry")
         assert time.monotonic() < deadline, "the session never expired"
