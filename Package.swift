@@ -63,10 +63,12 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // The server: wire protocol, sessions, topics, shared stores, on StatecastTransport.
+    // OpenSSL's libcrypto (HMAC-SHA256 for signed viewer cookies).
+    .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(
       name: "StatecastServer",
       dependencies: [
-        "Statecast", "StatecastJSON", "StatecastTransport", "StatecastStorage",
+        "Statecast", "StatecastJSON", "StatecastTransport", "StatecastStorage", "COpenSSL",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -13,7 +13,8 @@ import StatecastServer
 /// | `recruitment` | recruitment.html | Separating logic from effects (Jobandtalent) |
 /// | `annotation-filters` | annotation-filters.html | Flux at PlanGrid |
 /// | `music` | music.html (any `/music/...` path) | Rule-based logic (Sundell) |
-func demoRoutes(dataDirectory: URL) -> [Route] {
+/// | `account` | signin.html | the visitor's name, signed into a cookie |
+func demoRoutes(dataDirectory: URL, cookies: ViewerCookie) -> [Route] {
   let counter = Counter.Dependencies.live(dataDirectory: dataDirectory)
   let fastingTimer = FastingTimer.Dependencies.live()
   return [
@@ -30,5 +31,9 @@ func demoRoutes(dataDirectory: URL) -> [Route] {
     .perSession("music", Music.self, dependencies: .live()),
     // Demo 6: a collaborative list; each member sees their own draft, and who is there.
     .shared("board/:room", Board.self, dependencies: .live(), durability: .durable),
+    // Sign-in: the store knows who joined (a guest, or the cookie's viewer).
+    .perSession(
+      "account", clientAction: Account.ClientAction.self, embed: { $0 }, view: Account.viewState,
+      store: { join in Account.makeStore(viewer: join.viewer, cookies: cookies) }),
   ]
 }

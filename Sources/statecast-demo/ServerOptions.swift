@@ -31,6 +31,28 @@ struct ServerOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "Secret that signs sign-in cookies, 32 characters or more; every instance sharing users needs the same (default: generated once into --data; env STATECAST_SECRET).",
+      valueName: "text"))
+  var secret: String?
+
+  /// The cookie secret: `--secret`, else `STATECAST_SECRET`, else the one generated into
+  /// the data directory on first start (kept, so that sign-ins survive a restart).
+  func cookieSecret(environment: Environment, dataDirectory: URL) throws -> [UInt8] {
+    if let text: String = try environment.value(
+      secret, "STATECAST_SECRET", for: "--secret", must: ("32 characters or more", { $0.utf8.count >= 32 }))
+    {
+      return Array(text.utf8)
+    }
+    let file = dataDirectory.appendingPathComponent("secret")
+    if let stored = try? Data(contentsOf: file), stored.count >= 32 { return Array(stored) }
+    try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+    let generated = ViewerCookie.generateSecret()
+    FileManager.default.createFile(atPath: file.path, contents: Data(generated), attributes: [.posixPermissions: 0o600])
+    return generated
+  }
+
+  @Option(
+    help: ArgumentHelp(
       "Also accept WebSockets from this origin; repeatable (env STATECAST_ALLOW_ORIGIN, comma-separated).",
       valueName: "origin"))
   var allowOrigin: [String] = []

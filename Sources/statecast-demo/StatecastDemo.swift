@@ -56,6 +56,7 @@ struct StatecastDemo: AsyncParsableCommand {
 
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host
+    let cookies = ViewerCookie(secret: try server.cookieSecret(environment: environment, dataDirectory: dataDirectory))
     // Durable rooms and saved sessions live in one SQLite file in the data directory.
     let storage: SQLiteStorage
     do {
@@ -66,7 +67,7 @@ struct StatecastDemo: AsyncParsableCommand {
     }
     let server = StatecastServer(
       configuration: configuration,
-      routes: demoRoutes(dataDirectory: dataDirectory),
+      routes: demoRoutes(dataDirectory: dataDirectory, cookies: cookies),
       storage: storage,
       onServerRunning: { port in say("listening on \(scheme)://\(host):\(port)") }
     )
