@@ -50,8 +50,16 @@ struct ShutdownTests {
 
   @Test func shutdownTwiceReturnsBothTimes() async throws {
     let fixture = try TransportFixture.start()
+    _ = try await fixture.client.connect(to: fixture.wsURL)
     await fixture.transport.shutdown()
-    await fixture.transport.shutdown()
+    #expect(fixture.transport.connectionCount == 0)
+    // The second call finds the transport stopped and returns at once, as it says.
+    let clock = ContinuousClock()
+    let second = await clock.measure { await fixture.transport.shutdown() }
+    #expect(second < .seconds(1))
+    await #expect(throws: WebSocketClientError.self) {
+      _ = try await fixture.client.connect(to: fixture.wsURL)
+    }
     await fixture.stop()
   }
 }

@@ -113,12 +113,16 @@ import Testing
       }
     }
     var store: Store<Counter, CounterAction>? = Store(initialState: Counter(), reducer: reducer)
+    weak let released = store
     await store?.send(.increment)
     var starts = started.stream.makeAsyncIterator()
     await starts.next()
     store = nil
+    // Nothing but the store's release ends the hour-long effect.
+    #expect(released == nil)
     var cancellations = cancelled.stream.makeAsyncIterator()
-    await cancellations.next()
+    let cancellation: Void? = await cancellations.next()
+    #expect(cancellation != nil)
   }
 
   @Test func errorsWithoutAHandlerGoToOnErrorAndCancellationIsNoError() async {
