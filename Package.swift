@@ -6,7 +6,9 @@ import PackageDescription
 /// `CLibWebSockets`; `StatecastClient` also sits on `StatecastTransport`.
 /// The core and the JSON engine depend on Foundation only and build without any C library.
 let swiftSettings: [SwiftSetting] = [
-  .enableUpcomingFeature("ExistentialAny")
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(

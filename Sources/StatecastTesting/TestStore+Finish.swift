@@ -1,4 +1,5 @@
 import IssueReporting
+import Statecast
 
 extension TestStore {
   /// Waits until every effect and middleware has finished, then checks that every

@@ -1,5 +1,5 @@
-import ArgumentParser
-import Logging
+public import ArgumentParser
+public import Logging
 
 /// How the demo logs: the flags of `statecast-demo --help`'s "Logs" section.
 struct LogOptions: ParsableArguments {

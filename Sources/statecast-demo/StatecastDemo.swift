@@ -4,6 +4,7 @@ import StatecastStorage
 import Logging
 import ServiceLifecycle
 import StatecastServer
+import UnixSignals
 
 /// statecast-demo: serves Public/ and the example features as topics (see
 /// ``demoRoutes(dataDirectory:)``) until SIGTERM or SIGINT.

@@ -1,4 +1,4 @@
-import StatecastJSON
+public import StatecastJSON
 
 /// A client of the Statecast wire protocol (PROTOCOL.md) over a ``WebSocketClient``:
 /// join topics, send actions, and follow each topic's state as snapshot plus patches.

@@ -1,5 +1,5 @@
-import Foundation
-import StatecastJSON
+public import Foundation
+public import StatecastJSON
 
 /// One joined topic of a ``StatecastConnection``: the topic's view state as the server
 /// streams it, rebuilt from the snapshot and every patch.

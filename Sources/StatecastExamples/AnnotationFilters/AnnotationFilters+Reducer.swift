@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension AnnotationFilters {
   /// The filter logic; it returns no effects.

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 /// Filters over the annotations of a construction drawing: PlanGrid's Flux example.
 ///

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension Board: DurableFeature {
   public static var initialState: State { State() }

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension Board {
   /// The board's logic: pure but for new ids, applying members' actions one at a time

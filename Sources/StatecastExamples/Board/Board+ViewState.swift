@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension Board {
   /// What one member sees of a board (see ``Board`` for the JSON).

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 /// A list shared by everyone in a room: members add, edit, complete, reorder and delete
 /// items, each item shows who wrote it, and each member keeps a private draft.

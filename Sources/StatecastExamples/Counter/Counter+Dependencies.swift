@@ -1,5 +1,5 @@
-import Foundation
-import Statecast
+public import Foundation
+public import Statecast
 
 extension Counter {
   /// What the counter needs from the outside world, as plain closures that tests

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension Counter {
   /// The counter's logic: pure, with effects returned as values.

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 /// A counter that asks "what is the nth prime?" and keeps favourite primes: Point-Free's
 /// "composable effects" example, with the browser as the view.

@@ -1,3 +1,4 @@
+public import FoundationEssentials
 import Foundation
 
 /// The live store of favourite primes: a JSON array of integers in one file.

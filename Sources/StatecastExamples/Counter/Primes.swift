@@ -1,3 +1,4 @@
+public import FoundationEssentials
 import Foundation
 
 /// Prime numbers for the counter: a primality test and the nth prime.

@@ -1,3 +1,4 @@
+public import FoundationEssentials
 import Foundation
 
 /// The demo's share service: a journal of the fasts people shared.

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension FastingTimer {
   /// The functional core: the next state for an action, nothing else.

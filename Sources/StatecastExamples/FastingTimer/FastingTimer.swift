@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 /// A fasting timer: start, finish, reset and share a fast. The example of
 /// swift-unidirectional-flow's "functional core, imperative shell".

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension Music {
   /// Opens the screen that the rules resolve for a link; no effects.

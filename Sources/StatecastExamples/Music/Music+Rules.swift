@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension Music {
   /// The rules that turn a link into a screen, each its own value, testable alone.

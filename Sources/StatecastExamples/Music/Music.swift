@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 /// A music app's deep links, resolved by rules: the example of Sundell's "rule-based
 /// logic".

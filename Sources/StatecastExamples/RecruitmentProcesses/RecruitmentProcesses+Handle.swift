@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 extension RecruitmentProcesses.State {
   /// Decides the next state for `event` and returns the effect to run, if any.

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 /// The list of a candidate's recruitment processes: Jobandtalent's "separating logic
 /// from effects" example.

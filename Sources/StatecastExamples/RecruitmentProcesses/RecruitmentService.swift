@@ -1,3 +1,4 @@
+public import FoundationEssentials
 import Foundation
 import Synchronization
 

@@ -2,6 +2,7 @@ import Foundation
 import Statecast
 import StatecastJSON
 import StatecastStorage
+import Logging
 
 /// Opens the stores of durable routes: a room from its journal, a per-tab store from
 /// the state saved with its session.

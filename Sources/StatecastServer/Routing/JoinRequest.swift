@@ -1,5 +1,5 @@
-import Statecast
-import StatecastJSON
+public import Statecast
+public import StatecastJSON
 
 /// What a route knows about a browser joining one of its topics.
 public struct JoinRequest: Sendable {

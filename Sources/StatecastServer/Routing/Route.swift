@@ -1,5 +1,5 @@
-import Statecast
-import StatecastJSON
+public import Statecast
+public import StatecastJSON
 
 /// Declares topics: which topic names a browser may join, how the store behind one is
 /// made, what a browser may send to it, and what of its state a browser sees.

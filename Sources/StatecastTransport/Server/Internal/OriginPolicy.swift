@@ -1,3 +1,4 @@
+import Foundation
 /// Decides whether a WebSocket upgrade's `Origin` may connect: the defence against
 /// cross-site WebSocket hijacking (a page on another site opening a socket with the
 /// user's cookies).
