@@ -9,6 +9,7 @@ import pathlib
 import signal
 import subprocess
 import tempfile
+import threading
 
 import pytest
 
@@ -69,3 +70,81 @@ def start_server():
 def server(start_server):
     """A demo server with default settings."""
     return start_server()
+
+
+class RestartableServer:
+    """A statecast-demo process that can be stopped (SIGTERM), killed (SIGKILL) and started
+    again on the same port with the same --data directory, as a deploy or a crash would.
+
+    The first start picks a free port; every later start reuses it, so open pages find the
+    new process where the old one was. Output is read by a thread (the pipe never fills)
+    and kept in `output`.
+    """
+
+    def __init__(self, *flags: str):
+        self.flags = flags
+        self.data = tempfile.TemporaryDirectory(prefix="statecast-restart-")
+        self.port = 0
+        self.process = None
+        self.output = []
+
+    def start(self) -> "RestartableServer":
+        assert self.process is None or self.process.poll() is not None, "already running"
+        command = [
+            str(demo_binary()), "--port", str(self.port), "--public", str(ROOT / "Public"),
+            "--data", self.data.name, *self.flags,
+        ]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in self.process.stdout:
+            self.output.append(line)
+            if line.startswith("listening on "):
+                origin = line.split()[-1].strip()
+                break
+        else:
+            raise RuntimeError("statecast-demo exited before listening:\n" + "".join(self.output))
+        port = int(origin.rsplit(":", 1)[1])
+        assert self.port in (0, port), f"asked for port {self.port}, listening on {port}"
+        self.port = port
+        self.origin = origin
+        threading.Thread(target=self._drain, args=(self.process,), daemon=True).start()
+        return self
+
+    def _drain(self, process):
+        for line in process.stdout:
+            self.output.append(line)
+
+    def stop(self) -> int:
+        """SIGTERM (a deploy): sessions are saved and the process exits; returns its code."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        return code
+
+    def kill(self) -> int:
+        """SIGKILL (a crash): nothing runs on the way out."""
+        self.process.send_signal(signal.SIGKILL)
+        return self.process.wait(timeout=15)
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+@pytest.fixture
+def restartable_server():
+    """Starts a RestartableServer with the given flags; a running one is stopped at
+    teardown (and must exit 0), then its data directory is removed."""
+    servers = []
+
+    def start(*flags: str) -> RestartableServer:
+        server = RestartableServer(*flags).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        code = server.stop() if server.running() else 0
+        server.data.cleanup()
+        assert code == 0, "statecast-demo did not exit cleanly:\n" + "".join(server.output)

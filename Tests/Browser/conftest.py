@@ -59,24 +59,61 @@ def context(browser):
     context.close()
 
 
+def _open_page(context, problems, url: str, *, connected: bool = True, before=None):
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.messages.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and problems.messages.append(f"console error: {message.text}"),
+    )
+    if before is not None:
+        before(page)  # e.g. listeners that must see the page's first WebSocket
+    page.goto(url)
+    if connected:
+        expect(page.locator("html")).to_have_class(re.compile(r"\bsc-connected\b"))
+    return page
+
+
 @pytest.fixture
 def open_page(context, problems):
-    """Opens a new tab at `url` and waits until its socket is connected."""
+    """Opens a new tab at `url` and waits until its socket is connected; `before(page)`,
+    if given, runs before the navigation."""
 
-    def open_page(url: str, *, connected: bool = True):
-        page = context.new_page()
-        page.on("pageerror", lambda error: problems.messages.append(f"page error: {error}"))
-        page.on(
-            "console",
-            lambda message: message.type == "error" and problems.messages.append(f"console error: {message.text}"),
-        )
-        page.goto(url)
-        if connected:
-            expect(page.locator("html")).to_have_class(re.compile(r"\bsc-connected\b"))
-        return page
+    def open_page(url: str, *, connected: bool = True, before=None):
+        return _open_page(context, problems, url, connected=connected, before=before)
 
     yield open_page
     assert problems.unexpected() == [], "the page reported errors"
+
+
+@pytest.fixture
+def open_page_in(problems):
+    """Like `open_page`, in a context the test names (several users at once)."""
+
+    def open_page_in(context, url: str, *, connected: bool = True, before=None):
+        return _open_page(context, problems, url, connected=connected, before=before)
+
+    yield open_page_in
+    assert problems.unexpected() == [], "the page reported errors"
+
+
+@pytest.fixture
+def new_context(browser):
+    """Makes more browser contexts (separate users: own cookies, storage and sessions);
+    those still open are closed at teardown."""
+    contexts = []
+
+    def new_context():
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        contexts.append(context)
+        return context
+
+    yield new_context
+    for context in contexts:
+        try:
+            context.close()
+        except Exception:
+            pass  # closed by the test
 
 
 @pytest.fixture
