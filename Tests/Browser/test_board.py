@@ -197,21 +197,22 @@ def test_a_draft_reaches_nobody_else(start_server, new_context, open_page_in):
         expect(guest.page.locator("#items .item-title")).to_have_count(1, timeout=5_000)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="board.html says a draft survives a reload, but a reload opens a new session, "
-    "hence a new guest, whose draft is empty (the runtime keeps its session in memory only)",
-)
-def test_a_draft_survives_a_reload_as_the_page_says(start_server, open_page):
+def test_a_signed_in_members_draft_survives_a_reload(start_server, open_page):
     server = start_server()
-    page = open_page(f"{server.origin}/board.html?room={unique_room('reload')}")
-    expect(page.locator("#me")).to_have_text(GUEST_NAME, timeout=5_000)
+    room = unique_room("reload")
+    page = open_page(f"{server.origin}/signin.html?next=/board.html%3Froom%3D{room}")
+    page.locator("#name").fill("Ada Lovelace", timeout=5_000)
+    page.locator("#signin button[type=submit]").click(timeout=5_000)
+    expect(page).to_have_url(re.compile(r"/board\.html\?room="), timeout=10_000)
+    expect(page.locator("html")).to_have_class(re.compile(r"\bsc-connected\b"), timeout=10_000)
+    expect(page.locator("#me")).to_contain_text("Ada Lovelace", timeout=5_000)
     draft = f"Kept {uuid.uuid4().hex[:8]}"
     page.locator("#draft").fill(draft, timeout=5_000)
     expect(page.locator("#add")).to_be_enabled(timeout=5_000)  # the server has it
     page.reload(timeout=10_000)
     expect(page.locator("html")).to_have_class(re.compile(r"\bsc-connected\b"), timeout=10_000)
-    expect(page.locator("#me")).to_have_text(GUEST_NAME, timeout=5_000)
+    # The cookie makes the reloaded page the same viewer, whose draft the room kept.
+    expect(page.locator("#me")).to_contain_text("Ada Lovelace", timeout=5_000)
     expect(page.locator("#draft")).to_have_value(draft, timeout=3_000)
 
 
