@@ -65,6 +65,9 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private var joins = 0
   private var metaUpdates = 0
   private var isClosed = false
+  /// Closing the store (cancelling its effects, finishing a durable store's commits),
+  /// once started; awaited by whoever needs the store gone (see ``waitUntilClosed()``).
+  private var closing: Task<Void, Never>?
   private var observation: StoreObservation?
 
   /// How many patch frames each channel keeps for resumes.
@@ -224,28 +227,34 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
       if viewDependsOnViewer, channels[key]?.sessions.isEmpty == true { channels[key] = nil }
       presenceDidChange(excluding: nil)
       guard members.isEmpty, !isClosed else { return false }
-      isClosed = true
+      beginClosing()
       return true
     }
-    if closes { await closeStore() }
+    await waitUntilClosed()
     return closes
   }
 
   func close() async {
-    let closes = lock.withLock {
-      defer { isClosed = true }
-      return !isClosed
+    lock.withLock {
+      if !isClosed { beginClosing() }
     }
-    if closes { await closeStore() }
+    await waitUntilClosed()
   }
 
-  private func closeStore() async {
-    let observation = lock.withLock {
-      defer { self.observation = nil }
-      return self.observation
+  func waitUntilClosed() async {
+    await lock.withLock { closing }?.value
+  }
+
+  /// Marks the topic closed and starts closing the store, in one step under `lock`, so
+  /// that whoever finds it closed also finds what to wait for.
+  private func beginClosing() {
+    isClosed = true
+    let (observation, store) = (self.observation, self.store)
+    self.observation = nil
+    closing = Task {
+      observation?.cancel()
+      await store.close()
     }
-    observation?.cancel()
-    await store.close()
   }
 
   // MARK: Actions and presence

@@ -41,4 +41,7 @@ protocol TopicHost: AnyObject, Sendable {
   func remove(_ session: String) async -> Bool
   /// Closes the store whatever its members: cancels its effects and waits for them.
   func close() async
+  /// Returns once a closing store is closed (its effects ended, a durable store's
+  /// commits finished), at once if it is not closing.
+  func waitUntilClosed() async
 }

@@ -267,7 +267,9 @@ final class TopicRegistry: @unchecked Sendable {
         }
       }
       if host.attach(request, connection: connection) { return host }
-      // It closed when its last member left: forget it and make a new one.
+      // It closed when its last member left: once it has finished closing (a durable
+      // room's last commits are on disk), forget it and open it anew.
+      await host.waitUntilClosed()
       forgetRoom(host)
     }
   }
