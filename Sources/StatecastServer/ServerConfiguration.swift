@@ -54,6 +54,15 @@ public struct ServerConfiguration: Sendable {
   /// cancelling their effects.
   public var shutdownDeadline: Duration = .seconds(4)
 
+  /// Decides who a browser is when it opens its WebSocket, from the upgrade request's
+  /// cookies and headers, or refuses it with HTTP 401 or 403; `nil` makes everyone a
+  /// guest. It runs on the transport's service thread for every upgrade: it must be
+  /// quick and never block (verify a signed cookie or token; never query a database).
+  public var authenticate: (@Sendable (UpgradeRequestInfo) -> Authentication)?
+  /// Uncommon request headers ``authenticate`` needs to read (common ones such as
+  /// `Cookie` and `Authorization` are always readable).
+  public var authenticationHeaders: [String] = []
+
   /// Where the server logs. Each part of the server logs under a label of its own
   /// (``LogSubsystem``), with this logger's level, metadata and metadata provider.
   public var logger = Logger(label: "statecast")

@@ -167,5 +167,7 @@ extension TransportConfiguration {
     maxRequestHeaderSize = server.maxRequestHeaderSize
     pingInterval = server.pingInterval
     idleTimeout = server.idleTimeout
+    upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0) }
+    upgradeHeaderNames = server.authenticationHeaders
   }
 }

@@ -25,9 +25,15 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
     self.topics = topics
   }
 
-  /// Service thread: a socket finished its upgrade. It gets a fresh session and `hello`.
+  /// Service thread: a socket finished its upgrade as a guest.
   func transportOpened(_ id: ConnectionID) {
-    let session = sessions.open(on: id, viewer: .guest())
+    transportOpened(id, identity: nil)
+  }
+
+  /// Service thread: a socket finished its upgrade. It gets a fresh session for the
+  /// viewer the authenticator named (a guest otherwise) and `hello`.
+  func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
+    let session = sessions.open(on: id, viewer: identity as? Viewer ?? .guest())
     let connection = Connection(
       id: id, session: session, configuration: configuration, sink: sink, sessions: sessions, topics: topics)
     lock.withLock { connections[id] = connection }

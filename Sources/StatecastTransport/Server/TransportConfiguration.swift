@@ -62,6 +62,15 @@ package struct TransportConfiguration: Sendable {
   package var maxRequestHeaderSize = 16_384
   /// The `Server` header of HTTP responses.
   package var serverName = "statecast"
+  /// Decides, from its headers, whether an upgrade at `/ws` may open a WebSocket and
+  /// with which identity; `nil` accepts every upgrade that passes the origin check (the
+  /// handler then gets a `nil` identity). Runs on the service thread: quick and
+  /// non-blocking only (see ``UpgradeCheck``).
+  package var upgradeCheck: UpgradeCheck?
+  /// Names of request headers libwebsockets does not know that ``upgradeCheck`` should
+  /// see in ``UpgradeHeaders/fields`` (headers lws knows, such as `Cookie` and
+  /// `Authorization`, are always there).
+  package var upgradeHeaderNames: [String] = []
 
   package init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil) {
     self.host = host

@@ -61,6 +61,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   /// and closes. An `h2c` upgrade is refused with 400: the port speaks HTTP/1.1 only.
   /// Service thread.
   private func confirmUpgrade(_ wsi: OpaquePointer, kind: String?) -> Int32 {
+    service.pendingIdentity = nil
     if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
     guard kind?.lowercased() == "websocket" else {
       return refuse(wsi, HTTPRefusal(status: 400, message: "only WebSocket upgrades are supported"))
@@ -69,7 +70,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return refuse(wsi, HTTPRefusal(status: 503, message: "shutting down"))
     }
     guard
-      Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo) != nil
+      let endpoint = Endpoint(
+        path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
     else {
       return refuse(wsi, HTTPRefusal(status: 404, message: "no WebSocket endpoint here"))
     }
@@ -87,7 +89,50 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     else {
       return refuse(wsi, HTTPRefusal(status: 403, message: "origin not allowed"))
     }
+    if endpoint == .statecast, let check = configuration.upgradeCheck {
+      switch check(upgradeHeaders(wsi)) {
+      case .accept(let identity):
+        service.pendingIdentity = (wsi, identity)
+      case .refuse(let status, let reason):
+        let status = status == 401 ? 401 : 403
+        return refuse(wsi, HTTPRefusal(status: status, message: String(reason.prefix(200))))
+      }
+    }
     return 0
+  }
+
+  /// What the upgrade check sees of the request `wsi` is upgrading. Service thread.
+  private func upgradeHeaders(_ wsi: OpaquePointer) -> UpgradeHeaders {
+    var fields: [String: String] = [:]
+    for raw in 0..<_WSI_TOKEN_CLIENT_SENT_PROTOCOLS.rawValue {
+      let token = lws_token_indexes(rawValue: raw)
+      guard lws_hdr_total_length(wsi, token) > 0, let name = lws_token_to_string(token) else { continue }
+      let text = String(cString: name)
+      // Header tokens are named "name:"; the request line's are "get ", "post " and so on.
+      guard text.hasSuffix(":"), text.count > 1 else { continue }
+      fields[String(text.dropLast())] = LwsHeaders.value(wsi, token)
+    }
+    for name in configuration.upgradeHeaderNames {
+      let key = name.lowercased() + ":"
+      let length = Int(lws_hdr_custom_length(wsi, key, Int32(key.utf8.count)))
+      guard length >= 0 else { continue }
+      let capacity = length + 1
+      fields[name.lowercased()] = String(unsafeUninitializedCapacity: capacity) { buffer in
+        let copied = buffer.withMemoryRebound(to: CChar.self) { chars in
+          lws_hdr_custom_copy(wsi, chars.baseAddress, Int32(capacity), key, Int32(key.utf8.count))
+        }
+        return copied > 0 ? Int(copied) : 0
+      }
+    }
+    var path = LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "/"
+    let arguments = LwsHeaders.occurrences(wsi, WSI_TOKEN_HTTP_URI_ARGS)
+    if !arguments.isEmpty { path += "?" + arguments.joined(separator: "&") }
+    var peer = [CChar](repeating: 0, count: 64)
+    let address = peer.withUnsafeMutableBufferPointer { buffer -> String in
+      guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "" }
+      return String(cString: text)
+    }
+    return UpgradeHeaders(path: path, peerAddress: address, fields: fields)
   }
 
   /// 431 when the request's headers exceed the configured limit. Service thread.
@@ -143,8 +188,11 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     let id = table.open()
     session.pointee.connection = id.rawValue
     service.register(id, wsi: wsi)
+    var identity: (any Sendable)?
+    if let pending = service.pendingIdentity, pending.wsi == wsi { identity = pending.identity }
+    service.pendingIdentity = nil
     if session.pointee.endpoint == Endpoint.statecast.rawValue {
-      service.handler?.transportOpened(id)
+      service.handler?.transportOpened(id, identity: identity)
     }
     return 0
   }

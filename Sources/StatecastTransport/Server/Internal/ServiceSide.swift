@@ -20,6 +20,9 @@ final class ServiceSide: @unchecked Sendable {
   var destroying = false
   /// Whether new WebSocket upgrades are accepted (a draining shutdown refuses them).
   var listening = true
+  /// The identity the upgrade check gave the upgrade being handled, until that upgrade
+  /// is established (lws confirms, filters and establishes an upgrade in one go).
+  var pendingIdentity: (wsi: OpaquePointer, identity: (any Sendable)?)?
   /// Refuses accepted sockets that would leave too few descriptors for the process.
   var descriptorGuard = DescriptorGuard(limit: 1_024)
 
