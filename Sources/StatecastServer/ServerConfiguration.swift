@@ -53,6 +53,11 @@ public struct ServerConfiguration: Sendable {
   /// How long each step of a shutdown may take: sockets closing (1001), then stores
   /// cancelling their effects.
   public var shutdownDeadline: Duration = .seconds(4)
+  /// How long stores are given to finish or cancel their effects when ``StatecastServer``
+  /// drains on a graceful shutdown of its service group (SIGTERM): `/readyz` answers 503,
+  /// every socket is closed with 1012 ("server restarting": clients reconnect with
+  /// back-off), sessions are saved, then the stores close within this time.
+  public var drainTimeout: Duration = .seconds(4)
 
   /// Decides who a browser is when it opens its WebSocket, from the upgrade request's
   /// cookies and headers, or refuses it with HTTP 401 or 403; `nil` makes everyone a

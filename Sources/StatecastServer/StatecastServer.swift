@@ -66,11 +66,25 @@ public final class StatecastServer: Service, Sendable {
       metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"])
     await onServerRunning(port)
     let upkeep = Task { await keepStorage() }
-    try? await gracefulShutdown()
-    upkeep.cancel()
-    logger.info("shutting down")
-    await shutdown()
+    do {
+      try await gracefulShutdown()
+      upkeep.cancel()
+      logger.info("draining")
+      await drain()
+    } catch {
+      upkeep.cancel()
+      logger.info("shutting down")
+      await shutdown()
+    }
     logger.info("stopped")
+  }
+
+  /// Drain for a restart: `/readyz` answers 503 and new upgrades are refused at once,
+  /// every socket is closed with 1012 ("server restarting"), sessions are saved, and the
+  /// stores get ``ServerConfiguration/drainTimeout`` to finish or cancel their effects.
+  public func drain() async {
+    transport.beginDraining()
+    await stop(code: 1012, reason: "server restarting", storeDeadline: configuration.drainTimeout)
   }
 
   /// Starts listening; returns the bound port once connections are accepted. Starting a
@@ -85,8 +99,13 @@ public final class StatecastServer: Service, Sendable {
   /// steps may take up to ``ServerConfiguration/shutdownDeadline`` (4 s by default, so
   /// that the whole fits in the 10 s a container is given to stop).
   public func shutdown() async {
+    await stop(code: 1001, reason: "server shutting down", storeDeadline: configuration.shutdownDeadline)
+  }
+
+  /// The steps of a shutdown, sockets closed with `code`.
+  private func stop(code: UInt16, reason: String, storeDeadline: Duration) async {
     topics.beginShutdown()
-    await transport.shutdown(gracePeriod: configuration.shutdownDeadline)
+    await transport.shutdown(gracePeriod: configuration.shutdownDeadline, code: code, reason: reason)
     hub.finishAll()
     // Saved before the stores close, so that every tab finds its state after a restart.
     await sessions.saveAll()
@@ -94,7 +113,7 @@ public final class StatecastServer: Service, Sendable {
     let topics = self.topics
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await topics.closeAll() }
-      group.addTask { try? await Task.sleep(for: self.configuration.shutdownDeadline) }
+      group.addTask { try? await Task.sleep(for: storeDeadline) }
       await group.next()
       group.cancelAll()
     }

@@ -13,6 +13,11 @@ enum HTTPResponder {
     if path == "/healthz" {
       return complete(wsi, send(wsi, status: 200, contentType: "text/plain", body: "ok"))
     }
+    if path == "/readyz" {
+      let ready = transport.isReady
+      return complete(
+        wsi, send(wsi, status: ready ? 200 : 503, contentType: "text/plain", body: ready ? "ready" : "not ready"))
+    }
     if let page = appPage(for: path, in: transport.appPages) {
       let result = page.withCString { file in
         lws_serve_http_file(wsi, file, "text/html", nil, 0)

@@ -66,8 +66,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     guard kind?.lowercased() == "websocket" else {
       return refuse(wsi, HTTPRefusal(status: 400, message: "only WebSocket upgrades are supported"))
     }
-    guard service.listening else {
-      return refuse(wsi, HTTPRefusal(status: 503, message: "shutting down"))
+    guard service.listening, !isDraining else {
+      return refuse(wsi, HTTPRefusal(status: 503, message: "server draining: reconnect shortly"))
     }
     guard
       let endpoint = Endpoint(

@@ -63,12 +63,20 @@ final class ServerContext: @unchecked Sendable {
     protocols[0].per_session_data_size = MemoryLayout<statecast_session>.size
     protocols[0].rx_buffer_size = 0  // lws' default (4 KiB): larger messages arrive in parts
 
-    // Mounts: `/healthz` answered by the callback, `/` served from the public directory.
-    let health = allocations.zeroed(lws_http_mount.self)
-    health.pointee.mountpoint = allocations.string("/healthz")
-    health.pointee.mountpoint_len = 8
-    health.pointee.origin = allocations.string(Endpoint.subprotocol)
-    health.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+    // Mounts: `/healthz`, `/readyz` and `/metrics` answered by the callback, `/` served
+    // from the public directory.
+    var last: UnsafeMutablePointer<lws_http_mount>?
+    var first: UnsafeMutablePointer<lws_http_mount>?
+    for path in ["/healthz", "/readyz", "/metrics"] {
+      let mount = allocations.zeroed(lws_http_mount.self)
+      mount.pointee.mountpoint = allocations.string(path)
+      mount.pointee.mountpoint_len = UInt8(path.utf8.count)
+      mount.pointee.origin = allocations.string(Endpoint.subprotocol)
+      mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+      if let last { last.pointee.mount_next = UnsafePointer(mount) } else { first = mount }
+      last = mount
+    }
+    let health = first!
     if let publicDirectory {
       let files = allocations.zeroed(lws_http_mount.self)
       files.pointee.mountpoint = allocations.string("/")
@@ -77,7 +85,7 @@ final class ServerContext: @unchecked Sendable {
       files.pointee.def = allocations.string("index.html")
       files.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
       files.pointee.extra_mimetypes = UnsafePointer(Self.mimeTypeList(allocations))
-      health.pointee.mount_next = UnsafePointer(files)
+      last!.pointee.mount_next = UnsafePointer(files)
     }
 
     // Ping after `pingInterval` without a pong, hang up `idleTimeout` after the last one.
