@@ -68,6 +68,12 @@ public struct ServerConfiguration: Sendable {
   /// `Cookie` and `Authorization` are always readable).
   public var authenticationHeaders: [String] = []
 
+  /// Serve `GET /metrics` (Prometheus text format: connections, sessions, rooms,
+  /// messages by op, replies by status, error replies by code, closes by code, frames
+  /// and bytes out, slow-reader closes, refused upgrades) on the server's port. Turn it
+  /// off when that port is public and the numbers should not be.
+  public var serveMetrics = true
+
   /// Where the server logs. Each part of the server logs under a label of its own
   /// (``LogSubsystem``), with this logger's level, metadata and metadata provider.
   public var logger = Logger(label: "statecast")

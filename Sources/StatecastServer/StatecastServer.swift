@@ -27,6 +27,8 @@ public final class StatecastServer: Service, Sendable {
   private let hub: ConnectionHub
   private let transport: WebSocketTransport
   private let storage: (any StateStorage)?
+  private let metrics = ServerMetrics()
+  private let metricsTasks = MetricsTasks()
 
   /// - Parameters:
   ///   - configuration: where to listen and every limit.
@@ -51,8 +53,12 @@ public final class StatecastServer: Service, Sendable {
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage)
-    hub = ConnectionHub(configuration: configuration, sink: relay, sessions: sessions, topics: topics)
-    transport = WebSocketTransport(configuration: TransportConfiguration(configuration), handler: hub)
+    hub = ConnectionHub(
+      configuration: configuration, sink: relay, sessions: sessions, topics: topics,
+      metrics: configuration.serveMetrics ? metrics : nil)
+    var transportConfiguration = TransportConfiguration(configuration)
+    transportConfiguration.metrics = configuration.serveMetrics ? metrics.endpoint : nil
+    transport = WebSocketTransport(configuration: transportConfiguration, handler: hub)
     relay.connect(to: transport)
   }
 
@@ -91,7 +97,34 @@ public final class StatecastServer: Service, Sendable {
   /// started server returns its port.
   @discardableResult
   public func start() throws -> Int {
-    try transport.start()
+    let port = try transport.start()
+    if configuration.serveMetrics { startMetrics() }
+    return port
+  }
+
+  /// Renders `/metrics` now, off the service thread, for the next scrape.
+  func refreshMetrics() {
+    metrics.endpoint.publish(
+      metrics.render(
+        transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.count,
+        rooms: topics.roomCount))
+  }
+
+  /// Keeps `/metrics` current: rendered at once, every second, and after each scrape.
+  private func startMetrics() {
+    refreshMetrics()
+    let scrapes = metrics.endpoint.scrapes
+    metricsTasks.add(
+      Task { [weak self] in
+        for await _ in scrapes { self?.refreshMetrics() }
+      })
+    metricsTasks.add(
+      Task { [weak self] in
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .seconds(1))
+          self?.refreshMetrics()
+        }
+      })
   }
 
   /// Graceful stop: no new connections or joins, every socket closed with 1001 ("going
@@ -104,6 +137,8 @@ public final class StatecastServer: Service, Sendable {
 
   /// The steps of a shutdown, sockets closed with `code`.
   private func stop(code: UInt16, reason: String, storeDeadline: Duration) async {
+    metricsTasks.cancelAll()
+    metrics.endpoint.finish()
     topics.beginShutdown()
     await transport.shutdown(gracePeriod: configuration.shutdownDeadline, code: code, reason: reason)
     hub.finishAll()
@@ -142,6 +177,19 @@ public final class StatecastServer: Service, Sendable {
   var roomCount: Int { topics.roomCount }
   /// How many sessions the server holds now, live or waiting for a resume.
   var sessionCount: Int { sessions.count }
+}
+
+/// The tasks that keep `/metrics` current while the server runs.
+final class MetricsTasks: @unchecked Sendable {
+  // Sendable: `tasks` is guarded by `lock`.
+  private let lock = NSLock()
+  private var tasks: [Task<Void, Never>] = []
+
+  func add(_ task: Task<Void, Never>) { lock.withLock { tasks.append(task) } }
+
+  func cancelAll() {
+    for task in lock.withLock({ defer { tasks = [] }; return tasks }) { task.cancel() }
+  }
 }
 
 /// The frame sink the registries are made with, before the transport that it relays

@@ -1,3 +1,4 @@
+import Foundation
 import StatecastClient
 import Testing
 @testable import StatecastTransport
@@ -22,11 +23,14 @@ struct DrainTests {
     // Open connections are left alone until the shutdown, which closes them with its code.
     async let stopped: Void = fixture.transport.shutdown(
       gracePeriod: .seconds(2), code: 1012, reason: "server restarting")
-    var closed: RawWebSocket.Frame?
-    while closed == nil, let frame = try peer.readFrame() {
-      if frame.opcode == 8 { closed = frame }
+    let closed = try await onOwnThread { () -> RawWebSocket.Frame? in
+      var closed: RawWebSocket.Frame?
+      while closed == nil, let frame = try peer.readFrame() {
+        if frame.opcode == 8 { closed = frame }
+      }
+      try peer.writeFrame(opcode: 8, payload: Array(closed?.payload.prefix(2) ?? []))
+      return closed
     }
-    try peer.writeFrame(opcode: 8, payload: Array(closed?.payload.prefix(2) ?? []))
     await stopped
     await fixture.stop()
     #expect(before.status == 200 && before.text == "ready")
@@ -44,5 +48,13 @@ struct DrainTests {
     #expect(transport.isReady)
     await transport.shutdown()
     #expect(transport.isReady == false)
+  }
+}
+
+/// Runs blocking socket work on a thread of its own, so that it never holds one of the
+/// few threads of Swift's concurrency pool that the server's own tasks need meanwhile.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try work() }) }.start()
   }
 }

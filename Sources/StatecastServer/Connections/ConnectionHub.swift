@@ -14,12 +14,18 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   private let sink: any FrameSink
   private let sessions: SessionRegistry
   private let topics: TopicRegistry
+  /// Counts replies and client messages for `/metrics`; `nil` counts nothing.
+  private let metrics: ServerMetrics?
 
   private let lock = NSLock()
   private var connections: [ConnectionID: Connection] = [:]
 
-  init(configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry) {
+  init(
+    configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry,
+    metrics: ServerMetrics? = nil
+  ) {
     self.configuration = configuration
+    self.metrics = metrics
     self.sink = sink
     self.sessions = sessions
     self.topics = topics
@@ -34,8 +40,9 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   /// viewer the authenticator named (a guest otherwise) and `hello`.
   func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
     let session = sessions.open(on: id, viewer: identity as? Viewer ?? .guest())
+    let replies: any FrameSink = metrics.map { CountingSink(base: sink, metrics: $0) } ?? sink
     let connection = Connection(
-      id: id, session: session, configuration: configuration, sink: sink, sessions: sessions, topics: topics)
+      id: id, session: session, configuration: configuration, sink: replies, sessions: sessions, topics: topics)
     lock.withLock { connections[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
     Task {
@@ -47,6 +54,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 
   /// Service thread.
   func transportReceived(_ id: ConnectionID, message: [UInt8]) {
+    metrics?.received(message)
     lock.withLock { connections[id] }?.receive(.message(message))
   }
 

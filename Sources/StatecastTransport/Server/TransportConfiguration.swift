@@ -71,6 +71,8 @@ package struct TransportConfiguration: Sendable {
   /// see in ``UpgradeHeaders/fields`` (headers lws knows, such as `Cookie` and
   /// `Authorization`, are always there).
   package var upgradeHeaderNames: [String] = []
+  /// Serves `GET /metrics` with the body last published to it; `nil` answers 404 there.
+  package var metrics: MetricsEndpoint?
 
   package init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil) {
     self.host = host

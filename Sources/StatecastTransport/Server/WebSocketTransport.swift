@@ -27,6 +27,7 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// The thread that runs the event loop; service-thread-only code checks it in debug builds.
   package let serviceThread = ServiceThread()
   let originPolicy: OriginPolicy
+  let counters = TransportCounters()
   /// App page prefixes, longest first, each with its file's absolute path.
   let appPages: [(prefix: String, path: String)]
   private let publicDirectory: String?
@@ -130,6 +131,11 @@ package final class WebSocketTransport: @unchecked Sendable {
       draining = true
       serving = false
     }
+  }
+
+  /// What the transport has sent and refused since it started. Any thread.
+  package var statistics: TransportStatistics {
+    counters.snapshot
   }
 
   /// The number of open WebSocket connections (both endpoints). Any thread.

@@ -29,7 +29,7 @@ struct ServerDrainTests {
     let peer = try RawPeer(port: port)
     let ready = try rawGet(port: port, path: "/readyz")
     await group.triggerGracefulShutdown()
-    let close = try peer.closeFrame()
+    let close = try await onOwnThread { try peer.closeFrame() }
     try await running.value
     #expect(ready.hasPrefix("HTTP/1.1 200"))
     #expect(close?.prefix(2) == [0x03, 0xF4])  // 1012
@@ -39,7 +39,8 @@ struct ServerDrainTests {
 
 /// A WebSocket peer over a plain socket that upgrades at `/ws` and reads until the
 /// server's close frame.
-final class RawPeer {
+final class RawPeer: @unchecked Sendable {
+  // Sendable: used by one thread at a time.
   let descriptor: Int32
   var buffer: [UInt8] = []
 
@@ -133,4 +134,12 @@ func rawGet(port: Int, path: String) throws -> String {
     response += buffer[..<count]
   }
   return String(decoding: response, as: UTF8.self)
+}
+
+/// Runs blocking socket work on a thread of its own, so that it never holds one of the
+/// few threads of Swift's concurrency pool that the server's own tasks need meanwhile.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try work() }) }.start()
+  }
 }

@@ -142,7 +142,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
 
   /// Writes `refusal` and closes. Service thread.
   private func refuse(_ wsi: OpaquePointer, _ refusal: HTTPRefusal) -> Int32 {
-    HTTPResponder.refuse(wsi, refusal, serverName: configuration.serverName)
+    if lws_hdr_total_length(wsi, WSI_TOKEN_UPGRADE) > 0 { counters.refused(status: refusal.status) }
+    return HTTPResponder.refuse(wsi, refusal, serverName: configuration.serverName)
   }
 
   /// Answers a connection lws handed over as a raw socket: a `CONNECT` request (405) or
@@ -283,10 +284,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         return 0
       case .close(let close):
         CloseFrame.setReason(wsi, code: close.code, reason: close.reason)
+        counters.closed(code: close.code)
         return -1
       case .frame(let frame, let drained, let more):
         let kind = frame.kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
         if lws_write(wsi, frame.writablePayload, frame.count, kind) < 0 { return -1 }
+        counters.wrote(bytes: frame.count)
         writes += 1
         if drained && tellsHandler { service.handler?.transportDrained(id) }
         guard more else { return 0 }
@@ -318,6 +321,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         // The backlog is already dropped: the next `SERVER_WRITEABLE` writes the close
         // frame. A peer that reads nothing at all is closed without one after the linger.
         CloseFrame.setReason(wsi, code: kill.code, reason: kill.reason)
+        counters.closed(code: kill.code)
+        counters.collapsed()
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
       }
       lws_callback_on_writable(wsi)
