@@ -68,6 +68,13 @@ public struct ServerConfiguration: Sendable {
   /// `Cookie` and `Authorization` are always readable).
   public var authenticationHeaders: [String] = []
 
+  /// The `Content-Security-Policy` header of every HTTP response; `nil` sends none. The
+  /// default allows the page's own scripts, styles and images, inline scripts and
+  /// styles (the bundled pages use them) and WebSockets, and nothing from elsewhere.
+  /// Responses also carry `X-Content-Type-Options: nosniff` and
+  /// `Referrer-Policy: same-origin`.
+  public var contentSecurityPolicy: String? = TransportConfiguration.defaultContentSecurityPolicy
+
   /// Serve `GET /metrics` (Prometheus text format: connections, sessions, rooms,
   /// messages by op, replies by status, error replies by code, closes by code, frames
   /// and bytes out, slow-reader closes, refused upgrades) on the server's port. Turn it

@@ -236,5 +236,7 @@ extension TransportConfiguration {
     idleTimeout = server.idleTimeout
     upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0) }
     upgradeHeaderNames = server.authenticationHeaders
+    responseHeaders.removeAll { $0.name == "Content-Security-Policy" }
+    if let policy = server.contentSecurityPolicy { responseHeaders.append(("Content-Security-Policy", policy)) }
   }
 }

@@ -71,6 +71,24 @@ package struct TransportConfiguration: Sendable {
   /// see in ``UpgradeHeaders/fields`` (headers lws knows, such as `Cookie` and
   /// `Authorization`, are always there).
   package var upgradeHeaderNames: [String] = []
+  /// Headers added to every HTTP response the server builds with libwebsockets (files,
+  /// `/healthz`, `/readyz`, `/metrics`, app pages, 304s), as `(name, value)` pairs.
+  /// The defaults stop MIME sniffing, keep the referrer on this site, and set a content
+  /// security policy that lets the bundled pages run (their own and inline scripts and
+  /// styles, WebSockets) and nothing from other origins.
+  package var responseHeaders: [(name: String, value: String)] = [
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("Content-Security-Policy", TransportConfiguration.defaultContentSecurityPolicy),
+  ]
+  /// The default `Content-Security-Policy`: scripts, styles, images and connections from
+  /// the page's own origin (inline scripts and styles allowed: the bundled pages use
+  /// them), WebSockets to any host (`connect-src 'self'` does not cover `ws:` in every
+  /// browser), no plugins, no framing by other sites.
+  package static let defaultContentSecurityPolicy =
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    + "connect-src 'self' ws: wss:; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
+    + "frame-ancestors 'self'"
   /// Serves `GET /metrics` with the body last published to it; `nil` answers 404 there.
   package var metrics: MetricsEndpoint?
 

@@ -84,6 +84,13 @@ final class ServerContext: @unchecked Sendable {
       files.pointee.origin = allocations.string(publicDirectory)
       files.pointee.def = allocations.string("index.html")
       files.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+      // Files carry an ETag (lws answers a matching `If-None-Match` with 304) and
+      // `Cache-Control: must-revalidate, private, max-age=1`: browsers keep them and
+      // revalidate once they are a second old (lws 4.1 cannot send `no-cache` or
+      // `max-age=0` for a mount).
+      files.pointee.cache_max_age = 1
+      files.pointee.cache_reusable = 1
+      files.pointee.cache_revalidate = 1
       files.pointee.extra_mimetypes = UnsafePointer(Self.mimeTypeList(allocations))
       last!.pointee.mount_next = UnsafePointer(files)
     }
@@ -102,6 +109,16 @@ final class ServerContext: @unchecked Sendable {
     info.protocols = UnsafePointer(protocols)
     info.mounts = UnsafePointer(health)
     info.retry_and_idle_policy = UnsafePointer(idlePolicy)
+    // Headers lws adds to every response it builds (after the status line).
+    var nextHeader: UnsafePointer<lws_protocol_vhost_options>?
+    for header in configuration.responseHeaders.reversed() {
+      let option = allocations.zeroed(lws_protocol_vhost_options.self)
+      option.pointee.name = allocations.string(header.name.lowercased() + ":")
+      option.pointee.value = allocations.string(header.value)
+      option.pointee.next = nextHeader
+      nextHeader = UnsafePointer(option)
+    }
+    info.headers = nextHeader
     info.server_string = allocations.string(configuration.serverName)
     info.user = callbackTarget.opaque
     info.options |= statecast_option_validate_utf8 | statecast_option_fallback_to_raw
