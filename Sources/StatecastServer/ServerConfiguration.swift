@@ -18,6 +18,12 @@ public struct ServerConfiguration: Sendable {
   /// Origins allowed to open a WebSocket besides the page's own host.
   public var allowedOrigins: [String] = []
 
+  /// The most WebSockets open at once; an upgrade beyond is refused with HTTP 503.
+  public var maxConnections = 10_000
+  /// The most WebSockets open at once from one IP address (behind a proxy, the proxy's
+  /// address: raise it there); an upgrade beyond is refused with HTTP 503.
+  public var maxConnectionsPerAddress = 256
+
   /// The largest inbound message in bytes, after reassembly; one more is `too_large`.
   public var maxMessageSize = 65_536
   /// The most bytes of HTTP request headers (cookies included) a request may carry;

@@ -236,6 +236,8 @@ extension TransportConfiguration {
     idleTimeout = server.idleTimeout
     upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0) }
     upgradeHeaderNames = server.authenticationHeaders
+    maxConnections = server.maxConnections
+    maxConnectionsPerAddress = server.maxConnectionsPerAddress
     responseHeaders.removeAll { $0.name == "Content-Security-Policy" }
     if let policy = server.contentSecurityPolicy { responseHeaders.append(("Content-Security-Policy", policy)) }
   }

@@ -80,6 +80,10 @@ final class ServerMetrics: @unchecked Sendable {
     family(
       "statecast_refused_upgrades_total", "counter", "WebSocket upgrades refused, by HTTP status.",
       transport.refusedUpgrades.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", $0.value) })
+    family(
+      "statecast_connection_limit_refusals_total", "counter",
+      "WebSocket upgrades refused by the connection limits (total or per address).",
+      [("", transport.connectionLimitRefusals)])
     return text
   }
 

@@ -71,6 +71,13 @@ package struct TransportConfiguration: Sendable {
   /// see in ``UpgradeHeaders/fields`` (headers lws knows, such as `Cookie` and
   /// `Authorization`, are always there).
   package var upgradeHeaderNames: [String] = []
+  /// The most WebSocket connections (both endpoints) open at once; an upgrade beyond it
+  /// is refused with HTTP 503.
+  package var maxConnections = 10_000
+  /// The most WebSocket connections open at once from one peer IP address; an upgrade
+  /// beyond it is refused with HTTP 503. Behind a proxy every client shares the
+  /// proxy's address: raise it there.
+  package var maxConnectionsPerAddress = 256
   /// Headers added to every HTTP response the server builds with libwebsockets (files,
   /// `/healthz`, `/readyz`, `/metrics`, app pages, 304s), as `(name, value)` pairs.
   /// The defaults stop MIME sniffing, keep the referrer on this site, and set a content
@@ -114,6 +121,9 @@ package struct TransportConfiguration: Sendable {
     guard pingSeconds >= 1, idleSeconds > pingSeconds, idleSeconds <= Int(UInt16.max) else {
       throw TransportError.invalidConfiguration(
         "need 1 s <= pingInterval < idleTimeout <= 65535 s (got \(pingInterval), \(idleTimeout))")
+    }
+    guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
+      throw TransportError.invalidConfiguration("connection limits must be positive")
     }
     guard (1_024...1_048_576).contains(maxRequestHeaderSize) else {
       throw TransportError.invalidConfiguration(

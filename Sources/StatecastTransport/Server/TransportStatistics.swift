@@ -14,6 +14,9 @@ package struct TransportStatistics: Sendable, Equatable {
   package var slowReaderCloses = 0
   /// Upgrades refused with an HTTP status, by status (401, 403, 503, ...).
   package var refusedUpgrades: [Int: Int] = [:]
+  /// Upgrades refused because of ``TransportConfiguration/maxConnections`` or
+  /// ``TransportConfiguration/maxConnectionsPerAddress`` (also counted under 503 above).
+  package var connectionLimitRefusals = 0
 }
 
 /// The transport's counters: the per-frame ones atomic (bumped on the service thread,
@@ -42,6 +45,11 @@ final class TransportCounters: Sendable {
   /// An upgrade refused with `status`. Service thread.
   func refused(status: Int) {
     rare.withLock { $0.refusedUpgrades[status, default: 0] += 1 }
+  }
+
+  /// An upgrade refused by a connection limit. Service thread.
+  func refusedOverLimit() {
+    rare.withLock { $0.connectionLimitRefusals += 1 }
   }
 
   /// A copy of every counter. Any thread.

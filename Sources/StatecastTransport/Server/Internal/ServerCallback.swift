@@ -75,6 +75,10 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     else {
       return refuse(wsi, HTTPRefusal(status: 404, message: "no WebSocket endpoint here"))
     }
+    if let refusal = connectionLimitRefusal(wsi) {
+      counters.refusedOverLimit()
+      return refuse(wsi, refusal)
+    }
     let upgrade = UpgradeRequest(
       httpVersion: LwsHeaders.value(wsi, WSI_TOKEN_HTTP), keys: LwsHeaders.occurrences(wsi, WSI_TOKEN_KEY),
       versions: LwsHeaders.occurrences(wsi, WSI_TOKEN_VERSION))
@@ -99,6 +103,28 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       }
     }
     return 0
+  }
+
+  /// 503 when the server holds ``TransportConfiguration/maxConnections`` WebSockets, or
+  /// the peer's address ``TransportConfiguration/maxConnectionsPerAddress``. Service
+  /// thread.
+  private func connectionLimitRefusal(_ wsi: OpaquePointer) -> HTTPRefusal? {
+    if table.connectionCount >= configuration.maxConnections {
+      return HTTPRefusal(status: 503, message: "server at its connection limit: try again later")
+    }
+    if (service.openPerAddress[peerAddress(wsi)] ?? 0) >= configuration.maxConnectionsPerAddress {
+      return HTTPRefusal(status: 503, message: "too many connections from this address: try again later")
+    }
+    return nil
+  }
+
+  /// The peer's IP address as text, or empty. Service thread.
+  private func peerAddress(_ wsi: OpaquePointer) -> String {
+    var peer = [CChar](repeating: 0, count: 64)
+    return peer.withUnsafeMutableBufferPointer { buffer -> String in
+      guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "" }
+      return String(cString: text)
+    }
   }
 
   /// What the upgrade check sees of the request `wsi` is upgrading. Service thread.
@@ -127,12 +153,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     var path = LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "/"
     let arguments = LwsHeaders.occurrences(wsi, WSI_TOKEN_HTTP_URI_ARGS)
     if !arguments.isEmpty { path += "?" + arguments.joined(separator: "&") }
-    var peer = [CChar](repeating: 0, count: 64)
-    let address = peer.withUnsafeMutableBufferPointer { buffer -> String in
-      guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "" }
-      return String(cString: text)
-    }
-    return UpgradeHeaders(path: path, peerAddress: address, fields: fields)
+    return UpgradeHeaders(path: path, peerAddress: peerAddress(wsi), fields: fields)
   }
 
   /// 431 when the request's headers exceed the configured limit. Service thread.
@@ -189,6 +210,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     let id = table.open()
     session.pointee.connection = id.rawValue
     service.register(id, wsi: wsi)
+    service.opened(id, from: peerAddress(wsi))
     var identity: (any Sendable)?
     if let pending = service.pendingIdentity, pending.wsi == wsi { identity = pending.identity }
     service.pendingIdentity = nil

@@ -23,6 +23,9 @@ final class ServiceSide: @unchecked Sendable {
   /// The identity the upgrade check gave the upgrade being handled, until that upgrade
   /// is established (lws confirms, filters and establishes an upgrade in one go).
   var pendingIdentity: (wsi: OpaquePointer, identity: (any Sendable)?)?
+  /// Each open connection's peer address, by slot, and how many are open per address.
+  var addresses: [String?] = []
+  var openPerAddress: [String: Int] = [:]
   /// Refuses accepted sockets that would leave too few descriptors for the process.
   var descriptorGuard = DescriptorGuard(limit: 1_024)
 
@@ -45,11 +48,24 @@ final class ServiceSide: @unchecked Sendable {
     inbound[slot] = InboundMessage()
   }
 
+  /// Counts an open connection from `address`. Service thread.
+  func opened(_ id: ConnectionID, from address: String) {
+    let slot = Int(id.slot)
+    if slot >= addresses.count { addresses.append(contentsOf: repeatElement(nil, count: slot + 1 - addresses.count)) }
+    addresses[slot] = address
+    openPerAddress[address, default: 0] += 1
+  }
+
   /// Forgets a closed connection. Service thread.
   func unregister(_ id: ConnectionID) {
     serviceThread.check()
     let slot = Int(id.slot)
     guard slot < sockets.count, sockets[slot]?.id == id else { return }
+    if slot < addresses.count, let address = addresses[slot] {
+      addresses[slot] = nil
+      let left = (openPerAddress[address] ?? 1) - 1
+      openPerAddress[address] = left > 0 ? left : nil
+    }
     sockets[slot] = nil
     inbound[slot] = InboundMessage()
   }
