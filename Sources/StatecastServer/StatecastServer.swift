@@ -62,8 +62,9 @@ public final class StatecastServer: Service, Sendable {
     relay.connect(to: transport)
   }
 
-  /// Starts listening, serves until a graceful shutdown of the service group (or
-  /// cancellation), then shuts down (see ``shutdown()``).
+  /// Starts listening, serves until a graceful shutdown of the service group, then
+  /// drains (see ``drain()``: sockets closed with 1012); on cancellation it shuts down
+  /// (see ``shutdown()``: 1001).
   public func run() async throws {
     let port = try start()
     let logger = configuration.logger
