@@ -19,13 +19,13 @@ struct DrainTests {
     try socket.write(
       "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(fixture.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    let refused = String(decoding: try socket.readToEnd(), as: UTF8.self)
+    let refused = String(decoding: try socket.read(timeout: .seconds(30)), as: UTF8.self)
     // Open connections are left alone until the shutdown, which closes them with its code.
     async let stopped: Void = fixture.transport.shutdown(
       gracePeriod: .seconds(2), code: 1012, reason: "server restarting")
     let closed = try await onOwnThread { () -> RawWebSocket.Frame? in
       var closed: RawWebSocket.Frame?
-      while closed == nil, let frame = try peer.readFrame() {
+      while closed == nil, let frame = try peer.readFrame(timeout: .seconds(30)) {
         if frame.opcode == 8 { closed = frame }
       }
       try peer.writeFrame(opcode: 8, payload: Array(closed?.payload.prefix(2) ?? []))
