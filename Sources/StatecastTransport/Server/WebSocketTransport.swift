@@ -238,6 +238,7 @@ package final class WebSocketTransport: @unchecked Sendable {
         if state.openCount == 0 { break }
       }
       if context.serviceOnce() < 0 { break }
+      checkLiveness()
     }
     table.detach()
     service.destroying = true

@@ -34,6 +34,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     case LWS_CALLBACK_ESTABLISHED:
       defer { wakeConnections() }
       return established(wsi, session: user)
+    case LWS_CALLBACK_RECEIVE_PONG:
+      // lws reports pongs that carry a payload: the answers to the transport's pings.
+      if let session = user?.assumingMemoryBound(to: statecast_session.self), session.pointee.connection != 0 {
+        service.heard(ConnectionID(rawValue: session.pointee.connection))
+      }
+      return 0
     case LWS_CALLBACK_RECEIVE:
       defer { wakeConnections() }
       return received(wsi, session: user, input, length)
@@ -245,6 +251,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       session.pointee.connection != 0
     else { return -1 }
     let id = ConnectionID(rawValue: session.pointee.connection)
+    service.heard(id)
     let slot = Int(id.slot)
     let isEcho = session.pointee.endpoint == Endpoint.echo.rawValue
     if service.inbound[slot].rejected { return 0 }
@@ -299,6 +306,17 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     else { return 0 }
     let id = ConnectionID(rawValue: session.pointee.connection)
     let tellsHandler = session.pointee.endpoint == Endpoint.statecast.rawValue
+    let slot = Int(id.slot)
+    if slot < service.liveness.count, service.liveness[slot].pingPending {
+      service.liveness[slot].pingPending = false
+      var ping = [UInt8](repeating: 0, count: Int(statecast_lws_pre)) + Self.pingPayload
+      let written = ping.withUnsafeMutableBufferPointer { buffer in
+        lws_write(wsi, buffer.baseAddress! + Int(statecast_lws_pre), Self.pingPayload.count, LWS_WRITE_PING)
+      }
+      if written < 0 { return -1 }
+      lws_callback_on_writable(wsi)
+      return 0
+    }
     var writes = 0
     while true {
       switch table.nextWrite(for: id) {
@@ -321,6 +339,40 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         }
       }
     }
+  }
+
+  /// The payload of the transport's pings (lws reports only pongs that carry one).
+  private static let pingPayload = Array("statecast".utf8)
+
+  /// Pings every connection silent for ``TransportConfiguration/pingInterval`` and closes
+  /// with 1001 ("idle timeout") every one that has shown no sign of life (no message, no
+  /// pong) for ``TransportConfiguration/idleTimeout``: the close frame goes after its
+  /// queued frames, and a peer that reads nothing is dropped after the linger. Checked
+  /// at most every 250 ms. Service thread, between event loop turns.
+  func checkLiveness() {
+    let now = ContinuousClock.now
+    guard now - service.lastIdleCheck >= .milliseconds(250) else { return }
+    service.lastIdleCheck = now
+    var closedAny = false
+    for slot in service.sockets.indices {
+      guard let (id, wsi) = service.sockets[slot], slot < service.liveness.count,
+        !service.liveness[slot].closing
+      else { continue }
+      let silent = now - service.liveness[slot].heard
+      if silent >= configuration.idleTimeout {
+        service.liveness[slot].closing = true
+        closedAny = true
+        table.requestClose(id, code: 1001, reason: "idle timeout")
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds + 1))
+      } else if silent >= configuration.pingInterval,
+        now - service.liveness[slot].pinged >= configuration.pingInterval
+      {
+        service.liveness[slot].pinged = now
+        service.liveness[slot].pingPending = true
+        lws_callback_on_writable(wsi)
+      }
+    }
+    if closedAny { wakeConnections() }
   }
 
   /// How long a connection the server is closing waits for the peer to close its side,

@@ -95,10 +95,14 @@ final class ServerContext: @unchecked Sendable {
       last!.pointee.mount_next = UnsafePointer(files)
     }
 
-    // Ping after `pingInterval` without a pong, hang up `idleTimeout` after the last one.
+    // lws pings after `pingInterval` without a pong.
     let idlePolicy = allocations.zeroed(lws_retry_bo_t.self)
     idlePolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingSeconds)
-    idlePolicy.pointee.secs_since_valid_hangup = UInt16(configuration.idleSeconds)
+    // The transport pings with a payload itself and closes idle connections with 1001
+    // after `idleTimeout` (lws would hang up without a close frame); lws' own ping and
+    // hang-up stay as a backstop.
+    idlePolicy.pointee.secs_since_valid_hangup = UInt16(
+      min(configuration.idleSeconds + WebSocketTransport.lingerSeconds + 3, Int(UInt16.max)))
 
     var info = lws_context_creation_info()
     info.port = Int32(configuration.port)

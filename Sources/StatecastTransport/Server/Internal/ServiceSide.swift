@@ -23,6 +23,12 @@ final class ServiceSide: @unchecked Sendable {
   /// The identity the upgrade check gave the upgrade being handled, until that upgrade
   /// is established (lws confirms, filters and establishes an upgrade in one go).
   var pendingIdentity: (wsi: OpaquePointer, identity: (any Sendable)?)?
+  /// When each open connection last showed it is alive (its upgrade, a message, a pong
+  /// to the transport's ping) and was last pinged, by slot, whether a ping is waiting
+  /// to be written, and whether it is already being closed for idleness.
+  var liveness: [Liveness] = []
+  /// When the idle timeouts were last checked.
+  var lastIdleCheck = ContinuousClock.now
   /// Each open connection's peer address, by slot, and how many are open per address.
   var addresses: [String?] = []
   var openPerAddress: [String: Int] = [:]
@@ -46,6 +52,17 @@ final class ServiceSide: @unchecked Sendable {
     }
     sockets[slot] = (id, wsi)
     inbound[slot] = InboundMessage()
+    if slot >= liveness.count {
+      liveness.append(contentsOf: repeatElement(Liveness(), count: slot + 1 - liveness.count))
+    }
+    liveness[slot] = Liveness()
+  }
+
+  /// Records that `id` showed it is alive. Service thread.
+  func heard(_ id: ConnectionID) {
+    let slot = Int(id.slot)
+    guard slot < liveness.count, slot < sockets.count, sockets[slot]?.id == id else { return }
+    liveness[slot].heard = ContinuousClock.now
   }
 
   /// Counts an open connection from `address`. Service thread.
@@ -77,6 +94,14 @@ final class ServiceSide: @unchecked Sendable {
     guard slot < sockets.count, let entry = sockets[slot], entry.id == id else { return nil }
     return entry.wsi
   }
+}
+
+/// What the transport knows of whether one connection is alive.
+struct Liveness {
+  var heard = ContinuousClock.now
+  var pinged = ContinuousClock.now
+  var pingPending = false
+  var closing = false
 }
 
 /// The part of an inbound WebSocket message received so far.
