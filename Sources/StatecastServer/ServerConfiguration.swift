@@ -18,6 +18,12 @@ public struct ServerConfiguration: Sendable {
   /// Origins allowed to open a WebSocket besides the page's own host.
   public var allowedOrigins: [String] = []
 
+  /// The most WebSockets open at once; an upgrade beyond is refused with HTTP 503.
+  public var maxConnections = 10_000
+  /// The most WebSockets open at once from one IP address (behind a proxy, the proxy's
+  /// address: raise it there); an upgrade beyond is refused with HTTP 503.
+  public var maxConnectionsPerAddress = 256
+
   /// The largest inbound message in bytes, after reassembly; one more is `too_large`.
   public var maxMessageSize = 65_536
   /// The most bytes of HTTP request headers (cookies included) a request may carry;
@@ -53,6 +59,33 @@ public struct ServerConfiguration: Sendable {
   /// How long each step of a shutdown may take: sockets closing (1001), then stores
   /// cancelling their effects.
   public var shutdownDeadline: Duration = .seconds(4)
+  /// How long stores are given to finish or cancel their effects when ``StatecastServer``
+  /// drains on a graceful shutdown of its service group (SIGTERM): `/readyz` answers 503,
+  /// every socket is closed with 1012 ("server restarting": clients reconnect with
+  /// back-off), sessions are saved, then the stores close within this time.
+  public var drainTimeout: Duration = .seconds(4)
+
+  /// Decides who a browser is when it opens its WebSocket, from the upgrade request's
+  /// cookies and headers, or refuses it with HTTP 401 or 403; `nil` makes everyone a
+  /// guest. It runs on the transport's service thread for every upgrade: it must be
+  /// quick and never block (verify a signed cookie or token; never query a database).
+  public var authenticate: (@Sendable (UpgradeRequestInfo) -> Authentication)?
+  /// Uncommon request headers ``authenticate`` needs to read (common ones such as
+  /// `Cookie` and `Authorization` are always readable).
+  public var authenticationHeaders: [String] = []
+
+  /// The `Content-Security-Policy` header of every HTTP response; `nil` sends none. The
+  /// default allows the page's own scripts, styles and images, inline scripts and
+  /// styles (the bundled pages use them) and WebSockets, and nothing from elsewhere.
+  /// Responses also carry `X-Content-Type-Options: nosniff` and
+  /// `Referrer-Policy: same-origin`.
+  public var contentSecurityPolicy: String? = TransportConfiguration.defaultContentSecurityPolicy
+
+  /// Serve `GET /metrics` (Prometheus text format: connections, sessions, rooms,
+  /// messages by op, replies by status, error replies by code, closes by code, frames
+  /// and bytes out, slow-reader closes, refused upgrades) on the server's port. Turn it
+  /// off when that port is public and the numbers should not be.
+  public var serveMetrics = true
 
   /// Where the server logs. Each part of the server logs under a label of its own
   /// (``LogSubsystem``), with this logger's level, metadata and metadata provider.

@@ -27,6 +27,8 @@ public final class StatecastServer: Service, Sendable {
   private let hub: ConnectionHub
   private let transport: WebSocketTransport
   private let storage: (any StateStorage)?
+  private let metrics = ServerMetrics()
+  private let metricsTasks = MetricsTasks()
 
   /// - Parameters:
   ///   - configuration: where to listen and every limit.
@@ -51,13 +53,18 @@ public final class StatecastServer: Service, Sendable {
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage)
-    hub = ConnectionHub(configuration: configuration, sink: relay, sessions: sessions, topics: topics)
-    transport = WebSocketTransport(configuration: TransportConfiguration(configuration), handler: hub)
+    hub = ConnectionHub(
+      configuration: configuration, sink: relay, sessions: sessions, topics: topics,
+      metrics: configuration.serveMetrics ? metrics : nil)
+    var transportConfiguration = TransportConfiguration(configuration)
+    transportConfiguration.metrics = configuration.serveMetrics ? metrics.endpoint : nil
+    transport = WebSocketTransport(configuration: transportConfiguration, handler: hub)
     relay.connect(to: transport)
   }
 
-  /// Starts listening, serves until a graceful shutdown of the service group (or
-  /// cancellation), then shuts down (see ``shutdown()``).
+  /// Starts listening, serves until a graceful shutdown of the service group, then
+  /// drains (see ``drain()``: sockets closed with 1012); on cancellation it shuts down
+  /// (see ``shutdown()``: 1001).
   public func run() async throws {
     let port = try start()
     let logger = configuration.logger
@@ -66,18 +73,59 @@ public final class StatecastServer: Service, Sendable {
       metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"])
     await onServerRunning(port)
     let upkeep = Task { await keepStorage() }
-    try? await gracefulShutdown()
-    upkeep.cancel()
-    logger.info("shutting down")
-    await shutdown()
+    do {
+      try await gracefulShutdown()
+      upkeep.cancel()
+      logger.info("draining")
+      await drain()
+    } catch {
+      upkeep.cancel()
+      logger.info("shutting down")
+      await shutdown()
+    }
     logger.info("stopped")
+  }
+
+  /// Drain for a restart: `/readyz` answers 503 and new upgrades are refused at once,
+  /// every socket is closed with 1012 ("server restarting"), sessions are saved, and the
+  /// stores get ``ServerConfiguration/drainTimeout`` to finish or cancel their effects.
+  public func drain() async {
+    transport.beginDraining()
+    await stop(code: 1012, reason: "server restarting", storeDeadline: configuration.drainTimeout)
   }
 
   /// Starts listening; returns the bound port once connections are accepted. Starting a
   /// started server returns its port.
   @discardableResult
   public func start() throws -> Int {
-    try transport.start()
+    let port = try transport.start()
+    if configuration.serveMetrics { startMetrics() }
+    return port
+  }
+
+  /// Renders `/metrics` now, off the service thread, for the next scrape.
+  func refreshMetrics() {
+    metrics.endpoint.publish(
+      metrics.render(
+        transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.count,
+        rooms: topics.roomCount))
+  }
+
+  /// Keeps `/metrics` current: rendered at once, every second, and after each scrape.
+  private func startMetrics() {
+    refreshMetrics()
+    let scrapes = metrics.endpoint.scrapes
+    metricsTasks.add(
+      Task { [weak self] in
+        for await _ in scrapes { self?.refreshMetrics() }
+      })
+    metricsTasks.add(
+      Task { [weak self] in
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .seconds(1))
+          self?.refreshMetrics()
+        }
+      })
   }
 
   /// Graceful stop: no new connections or joins, every socket closed with 1001 ("going
@@ -85,8 +133,15 @@ public final class StatecastServer: Service, Sendable {
   /// steps may take up to ``ServerConfiguration/shutdownDeadline`` (4 s by default, so
   /// that the whole fits in the 10 s a container is given to stop).
   public func shutdown() async {
+    await stop(code: 1001, reason: "server shutting down", storeDeadline: configuration.shutdownDeadline)
+  }
+
+  /// The steps of a shutdown, sockets closed with `code`.
+  private func stop(code: UInt16, reason: String, storeDeadline: Duration) async {
+    metricsTasks.cancelAll()
+    metrics.endpoint.finish()
     topics.beginShutdown()
-    await transport.shutdown(gracePeriod: configuration.shutdownDeadline)
+    await transport.shutdown(gracePeriod: configuration.shutdownDeadline, code: code, reason: reason)
     hub.finishAll()
     // Saved before the stores close, so that every tab finds its state after a restart.
     await sessions.saveAll()
@@ -94,7 +149,7 @@ public final class StatecastServer: Service, Sendable {
     let topics = self.topics
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await topics.closeAll() }
-      group.addTask { try? await Task.sleep(for: self.configuration.shutdownDeadline) }
+      group.addTask { try? await Task.sleep(for: storeDeadline) }
       await group.next()
       group.cancelAll()
     }
@@ -123,6 +178,19 @@ public final class StatecastServer: Service, Sendable {
   var roomCount: Int { topics.roomCount }
   /// How many sessions the server holds now, live or waiting for a resume.
   var sessionCount: Int { sessions.count }
+}
+
+/// The tasks that keep `/metrics` current while the server runs.
+final class MetricsTasks: @unchecked Sendable {
+  // Sendable: `tasks` is guarded by `lock`.
+  private let lock = NSLock()
+  private var tasks: [Task<Void, Never>] = []
+
+  func add(_ task: Task<Void, Never>) { lock.withLock { tasks.append(task) } }
+
+  func cancelAll() {
+    for task in lock.withLock({ defer { tasks = [] }; return tasks }) { task.cancel() }
+  }
 }
 
 /// The frame sink the registries are made with, before the transport that it relays
@@ -167,5 +235,11 @@ extension TransportConfiguration {
     maxRequestHeaderSize = server.maxRequestHeaderSize
     pingInterval = server.pingInterval
     idleTimeout = server.idleTimeout
+    upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0) }
+    upgradeHeaderNames = server.authenticationHeaders
+    maxConnections = server.maxConnections
+    maxConnectionsPerAddress = server.maxConnectionsPerAddress
+    responseHeaders.removeAll { $0.name == "Content-Security-Policy" }
+    if let policy = server.contentSecurityPolicy { responseHeaders.append(("Content-Security-Policy", policy)) }
   }
 }

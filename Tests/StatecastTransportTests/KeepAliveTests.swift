@@ -29,6 +29,24 @@ struct KeepAliveTests {
     #expect(echoed == .text(Array("still here".utf8)))
   }
 
+  @Test func anIdlePeerGetsACloseFrame1001() async throws {
+    let fixture = try TransportFixture.start {
+      $0.pingInterval = .seconds(1)
+      $0.idleTimeout = .seconds(2)
+    }
+    let silent = try RawWebSocket(port: fixture.port)
+    _ = try await OutboundTests.openedID(fixture)
+    let frames = try await onOwnThread { () -> [RawWebSocket.Frame] in
+      var frames: [RawWebSocket.Frame] = []
+      while let frame = try silent.readFrame(timeout: .seconds(20)) { frames.append(frame) }
+      return frames
+    }
+    await fixture.stop()
+    let close = frames.first { $0.opcode == 0x8 }
+    #expect(close?.payload.prefix(2) == [0x03, 0xE9])  // 1001
+    #expect(close.map { String(decoding: $0.payload.dropFirst(2), as: UTF8.self) } == "idle timeout")
+  }
+
   @Test func theIdleTimeoutMustExceedThePingInterval() {
     var configuration = TransportConfiguration(port: 0)
     configuration.pingInterval = .seconds(30)

@@ -14,22 +14,35 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   private let sink: any FrameSink
   private let sessions: SessionRegistry
   private let topics: TopicRegistry
+  /// Counts replies and client messages for `/metrics`; `nil` counts nothing.
+  private let metrics: ServerMetrics?
 
   private let lock = NSLock()
   private var connections: [ConnectionID: Connection] = [:]
 
-  init(configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry) {
+  init(
+    configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry,
+    metrics: ServerMetrics? = nil
+  ) {
     self.configuration = configuration
+    self.metrics = metrics
     self.sink = sink
     self.sessions = sessions
     self.topics = topics
   }
 
-  /// Service thread: a socket finished its upgrade. It gets a fresh session and `hello`.
+  /// Service thread: a socket finished its upgrade as a guest.
   func transportOpened(_ id: ConnectionID) {
-    let session = sessions.open(on: id, viewer: .guest())
+    transportOpened(id, identity: nil)
+  }
+
+  /// Service thread: a socket finished its upgrade. It gets a fresh session for the
+  /// viewer the authenticator named (a guest otherwise) and `hello`.
+  func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
+    let session = sessions.open(on: id, viewer: identity as? Viewer ?? .guest())
+    let replies: any FrameSink = metrics.map { CountingSink(base: sink, metrics: $0) } ?? sink
     let connection = Connection(
-      id: id, session: session, configuration: configuration, sink: sink, sessions: sessions, topics: topics)
+      id: id, session: session, configuration: configuration, sink: replies, sessions: sessions, topics: topics)
     lock.withLock { connections[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
     Task {
@@ -41,6 +54,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 
   /// Service thread.
   func transportReceived(_ id: ConnectionID, message: [UInt8]) {
+    metrics?.received(message)
     lock.withLock { connections[id] }?.receive(.message(message))
   }
 

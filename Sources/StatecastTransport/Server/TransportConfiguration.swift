@@ -62,6 +62,42 @@ package struct TransportConfiguration: Sendable {
   package var maxRequestHeaderSize = 16_384
   /// The `Server` header of HTTP responses.
   package var serverName = "statecast"
+  /// Decides, from its headers, whether an upgrade at `/ws` may open a WebSocket and
+  /// with which identity; `nil` accepts every upgrade that passes the origin check (the
+  /// handler then gets a `nil` identity). Runs on the service thread: quick and
+  /// non-blocking only (see ``UpgradeCheck``).
+  package var upgradeCheck: UpgradeCheck?
+  /// Names of request headers libwebsockets does not know that ``upgradeCheck`` should
+  /// see in ``UpgradeHeaders/fields`` (headers lws knows, such as `Cookie` and
+  /// `Authorization`, are always there).
+  package var upgradeHeaderNames: [String] = []
+  /// The most WebSocket connections (both endpoints) open at once; an upgrade beyond it
+  /// is refused with HTTP 503.
+  package var maxConnections = 10_000
+  /// The most WebSocket connections open at once from one peer IP address; an upgrade
+  /// beyond it is refused with HTTP 503. Behind a proxy every client shares the
+  /// proxy's address: raise it there.
+  package var maxConnectionsPerAddress = 256
+  /// Headers added to every HTTP response the server builds with libwebsockets (files,
+  /// `/healthz`, `/readyz`, `/metrics`, app pages, 304s), as `(name, value)` pairs.
+  /// The defaults stop MIME sniffing, keep the referrer on this site, and set a content
+  /// security policy that lets the bundled pages run (their own and inline scripts and
+  /// styles, WebSockets) and nothing from other origins.
+  package var responseHeaders: [(name: String, value: String)] = [
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("Content-Security-Policy", TransportConfiguration.defaultContentSecurityPolicy),
+  ]
+  /// The default `Content-Security-Policy`: scripts, styles, images and connections from
+  /// the page's own origin (inline scripts and styles allowed: the bundled pages use
+  /// them), WebSockets to any host (`connect-src 'self'` does not cover `ws:` in every
+  /// browser), no plugins, no framing by other sites.
+  package static let defaultContentSecurityPolicy =
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    + "connect-src 'self' ws: wss:; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
+    + "frame-ancestors 'self'"
+  /// Serves `GET /metrics` with the body last published to it; `nil` answers 404 there.
+  package var metrics: MetricsEndpoint?
 
   package init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil) {
     self.host = host
@@ -85,6 +121,9 @@ package struct TransportConfiguration: Sendable {
     guard pingSeconds >= 1, idleSeconds > pingSeconds, idleSeconds <= Int(UInt16.max) else {
       throw TransportError.invalidConfiguration(
         "need 1 s <= pingInterval < idleTimeout <= 65535 s (got \(pingInterval), \(idleTimeout))")
+    }
+    guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
+      throw TransportError.invalidConfiguration("connection limits must be positive")
     }
     guard (1_024...1_048_576).contains(maxRequestHeaderSize) else {
       throw TransportError.invalidConfiguration(

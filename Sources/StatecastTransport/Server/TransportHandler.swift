@@ -9,6 +9,10 @@
 package protocol TransportHandler: AnyObject, Sendable {
   /// A WebSocket upgrade at `/ws` succeeded; `id` can be sent to from now on.
   func transportOpened(_ id: ConnectionID)
+  /// A WebSocket upgrade at `/ws` succeeded with the identity that
+  /// ``TransportConfiguration/upgradeCheck`` accepted it with (`nil` without a check).
+  /// The default implementation calls ``transportOpened(_:)``.
+  func transportOpened(_ id: ConnectionID, identity: (any Sendable)?)
   /// One whole text message: reassembled from its fragments, valid UTF-8, at most
   /// ``TransportConfiguration/maxMessageSize`` bytes.
   func transportReceived(_ id: ConnectionID, message: [UInt8])
@@ -23,4 +27,11 @@ package protocol TransportHandler: AnyObject, Sendable {
   /// The connection is gone (closed by either side, timed out, or shut down). Sending to
   /// `id` answers `.closed` from now on.
   func transportClosed(_ id: ConnectionID)
+}
+
+extension TransportHandler {
+  /// Calls ``transportOpened(_:)``, ignoring the identity. Service thread.
+  package func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
+    transportOpened(id)
+  }
 }

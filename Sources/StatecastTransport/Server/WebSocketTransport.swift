@@ -27,6 +27,7 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// The thread that runs the event loop; service-thread-only code checks it in debug builds.
   package let serviceThread = ServiceThread()
   let originPolicy: OriginPolicy
+  let counters = TransportCounters()
   /// App page prefixes, longest first, each with its file's absolute path.
   let appPages: [(prefix: String, path: String)]
   private let publicDirectory: String?
@@ -36,6 +37,8 @@ package final class WebSocketTransport: @unchecked Sendable {
   private var phase = Phase.idle  // guarded by lifecycleLock
   private var boundPort: Int?  // guarded by lifecycleLock
   private var stopWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lifecycleLock
+  private var serving = false  // guarded by lifecycleLock: start completed, not draining
+  private var draining = false  // guarded by lifecycleLock: beginDraining or shutdown called
 
   /// Creates a transport; nothing listens until ``start()``.
   ///
@@ -95,6 +98,7 @@ package final class WebSocketTransport: @unchecked Sendable {
       }
       thread.name = "statecast-lws"
       thread.start()
+      lifecycleLock.withLock { serving = !draining }
       return context.port
     } catch {
       lifecycleLock.withLock { phase = .idle }
@@ -105,6 +109,33 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// The port being served, once ``start()`` has succeeded.
   package var port: Int? {
     lifecycleLock.withLock { boundPort }
+  }
+
+  /// Whether `GET /readyz` answers 200: the transport has started and is not draining.
+  /// Any thread.
+  package var isReady: Bool {
+    lifecycleLock.withLock { serving && !draining }
+  }
+
+  /// Whether new WebSocket upgrades are refused with 503 (``beginDraining()`` or
+  /// ``shutdown(gracePeriod:code:reason:)`` was called). Any thread.
+  package var isDraining: Bool {
+    lifecycleLock.withLock { draining }
+  }
+
+  /// Starts draining: `GET /readyz` answers 503 from now on (so a load balancer stops
+  /// sending new clients) and new WebSocket upgrades are refused with HTTP 503; open
+  /// connections are left alone until ``shutdown(gracePeriod:code:reason:)``. Any thread.
+  package func beginDraining() {
+    lifecycleLock.withLock {
+      draining = true
+      serving = false
+    }
+  }
+
+  /// What the transport has sent and refused since it started. Any thread.
+  package var statistics: TransportStatistics {
+    counters.snapshot
   }
 
   /// The number of open WebSocket connections (both endpoints). Any thread.
@@ -135,7 +166,7 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// are written; later sends answer `.closed`. Any thread.
   ///
   /// - Parameters:
-  ///   - code: an RFC 6455 close code a server may send (1000-1003, 1007-1011,
+  ///   - code: a close code a server may send (1000-1003, 1007-1014,
   ///     3000-4999); anything else becomes 1011.
   ///   - reason: at most 123 bytes of UTF-8 are sent.
   package func close(_ id: ConnectionID, code: UInt16 = 1000, reason: String = "") {
@@ -143,12 +174,17 @@ package final class WebSocketTransport: @unchecked Sendable {
   }
 
   /// Stops gracefully: refuses new WebSocket upgrades (503), closes every WebSocket with
-  /// 1001 after its queued frames, waits up to `gracePeriod` for them to close, then stops the service loop and
-  /// destroys the context on the service thread. Any thread or task (a signal handler's
-  /// task included); returns when the service thread has finished. Calling it again, or
-  /// on a transport that never started, returns once it is stopped.
-  package func shutdown(gracePeriod: Duration = .seconds(5)) async {
+  /// `code` (1001 "going away" by default; 1012 when the server restarts) after its
+  /// queued frames, waits up to `gracePeriod` for them to close, then stops the service
+  /// loop and destroys the context on the service thread. Any thread or task (a signal
+  /// handler's task included); returns when the service thread has finished. Calling it
+  /// again, or on a transport that never started, returns once it is stopped.
+  package func shutdown(
+    gracePeriod: Duration = .seconds(5), code: UInt16 = 1001, reason: String = "server shutting down"
+  ) async {
     let beginsShutdown: Bool = lifecycleLock.withLock {
+      draining = true
+      serving = false
       switch phase {
       case .idle:
         phase = .stopped
@@ -161,7 +197,7 @@ package final class WebSocketTransport: @unchecked Sendable {
       }
     }
     if beginsShutdown {
-      table.beginShutdown(code: 1001, reason: "server shutting down")
+      table.beginShutdown(code: CloseFrame.sendableCode(code), reason: reason)
     }
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await self.waitUntilStopped() }
@@ -202,6 +238,7 @@ package final class WebSocketTransport: @unchecked Sendable {
         if state.openCount == 0 { break }
       }
       if context.serviceOnce() < 0 { break }
+      checkLiveness()
     }
     table.detach()
     service.destroying = true

@@ -2,11 +2,12 @@ internal import CLibWebSockets
 
 /// Rules for the close frames the server and the client send (RFC 6455 section 7.4).
 package enum CloseFrame {
-  /// `code` if an endpoint may send it, otherwise 1011 (internal error): 1004-1006 and
+  /// `code` if an endpoint may send it (RFC 6455 and the IANA registry: 1012 service
+  /// restart, 1013 try again later, 1014 bad gateway), otherwise 1011 (internal error): 1004-1006 and
   /// 1015 are reserved for reports and must never appear on the wire.
   package static func sendableCode(_ code: UInt16) -> UInt16 {
     switch code {
-    case 1000...1003, 1007...1011, 3000...4999: code
+    case 1000...1003, 1007...1014, 3000...4999: code
     default: 1011
     }
   }

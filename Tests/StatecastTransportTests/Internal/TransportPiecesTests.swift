@@ -5,7 +5,9 @@ import Testing
   @Test func onlyCodesAServerMaySendGoOnTheWire() {
     #expect(CloseFrame.sendableCode(1000) == 1000)
     #expect(CloseFrame.sendableCode(1009) == 1009)
+    #expect(CloseFrame.sendableCode(1012) == 1012)
     #expect(CloseFrame.sendableCode(4000) == 4000)
+    #expect(CloseFrame.sendableCode(1015) == 1011)
     #expect(CloseFrame.sendableCode(1005) == 1011)
     #expect(CloseFrame.sendableCode(1006) == 1011)
     #expect(CloseFrame.sendableCode(999) == 1011)

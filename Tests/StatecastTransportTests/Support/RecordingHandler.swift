@@ -8,6 +8,8 @@ final class RecordingHandler: TransportHandler, @unchecked Sendable {
 
   enum Event: Equatable, Sendable {
     case opened(ConnectionID)
+    /// Before `.opened`, when the upgrade check accepted the upgrade with a `String`.
+    case identified(ConnectionID, String)
     case received(ConnectionID, [UInt8])
     case tooLarge(ConnectionID)
     case drained(ConnectionID)
@@ -28,6 +30,11 @@ final class RecordingHandler: TransportHandler, @unchecked Sendable {
   }
 
   func transportOpened(_ id: ConnectionID) { continuation.yield(.opened(id)) }
+
+  func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
+    if let name = identity as? String { continuation.yield(.identified(id, name)) }
+    continuation.yield(.opened(id))
+  }
 
   func transportReceived(_ id: ConnectionID, message: [UInt8]) {
     continuation.yield(.received(id, message))

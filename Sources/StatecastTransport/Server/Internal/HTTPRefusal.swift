@@ -17,6 +17,7 @@ struct HTTPRefusal: Sendable, Equatable {
   var reason: String {
     switch status {
     case 400: "Bad Request"
+    case 401: "Unauthorized"
     case 403: "Forbidden"
     case 404: "Not Found"
     case 405: "Method Not Allowed"

@@ -13,6 +13,14 @@ enum HTTPResponder {
     if path == "/healthz" {
       return complete(wsi, send(wsi, status: 200, contentType: "text/plain", body: "ok"))
     }
+    if path == "/metrics", let metrics = transport.configuration.metrics {
+      return complete(wsi, send(wsi, status: 200, contentType: MetricsEndpoint.contentType, body: metrics.scrape()))
+    }
+    if path == "/readyz" {
+      let ready = transport.isReady
+      return complete(
+        wsi, send(wsi, status: ready ? 200 : 503, contentType: "text/plain", body: ready ? "ready" : "not ready"))
+    }
     if let page = appPage(for: path, in: transport.appPages) {
       let result = page.withCString { file in
         lws_serve_http_file(wsi, file, "text/html", nil, 0)
@@ -55,7 +63,13 @@ enum HTTPResponder {
 
   /// Writes a complete response with a small body; `false` if the connection failed.
   private static func send(_ wsi: OpaquePointer, status: UInt32, contentType: String, body: String) -> Bool {
-    let bodyBytes = Array(body.utf8)
+    send(wsi, status: status, contentType: contentType, body: Array(body.utf8))
+  }
+
+  /// Writes a complete response with `bodyBytes`; `false` if the connection failed.
+  private static func send(_ wsi: OpaquePointer, status: UInt32, contentType: String, body bodyBytes: [UInt8])
+    -> Bool
+  {
     let headroom = Int(statecast_lws_pre)
     var headers = [UInt8](repeating: 0, count: headroom + 512)
     let headersOK = headers.withUnsafeMutableBufferPointer { buffer -> Bool in

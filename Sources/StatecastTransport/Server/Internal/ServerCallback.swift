@@ -34,6 +34,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     case LWS_CALLBACK_ESTABLISHED:
       defer { wakeConnections() }
       return established(wsi, session: user)
+    case LWS_CALLBACK_RECEIVE_PONG:
+      // lws reports pongs that carry a payload: the answers to the transport's pings.
+      if let session = user?.assumingMemoryBound(to: statecast_session.self), session.pointee.connection != 0 {
+        service.heard(ConnectionID(rawValue: session.pointee.connection))
+      }
+      return 0
     case LWS_CALLBACK_RECEIVE:
       defer { wakeConnections() }
       return received(wsi, session: user, input, length)
@@ -61,17 +67,23 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   /// and closes. An `h2c` upgrade is refused with 400: the port speaks HTTP/1.1 only.
   /// Service thread.
   private func confirmUpgrade(_ wsi: OpaquePointer, kind: String?) -> Int32 {
+    service.pendingIdentity = nil
     if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
     guard kind?.lowercased() == "websocket" else {
       return refuse(wsi, HTTPRefusal(status: 400, message: "only WebSocket upgrades are supported"))
     }
-    guard service.listening else {
-      return refuse(wsi, HTTPRefusal(status: 503, message: "shutting down"))
+    guard service.listening, !isDraining else {
+      return refuse(wsi, HTTPRefusal(status: 503, message: "server draining: reconnect shortly"))
     }
     guard
-      Endpoint(path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo) != nil
+      let endpoint = Endpoint(
+        path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
     else {
       return refuse(wsi, HTTPRefusal(status: 404, message: "no WebSocket endpoint here"))
+    }
+    if let refusal = connectionLimitRefusal(wsi) {
+      counters.refusedOverLimit()
+      return refuse(wsi, refusal)
     }
     let upgrade = UpgradeRequest(
       httpVersion: LwsHeaders.value(wsi, WSI_TOKEN_HTTP), keys: LwsHeaders.occurrences(wsi, WSI_TOKEN_KEY),
@@ -87,7 +99,67 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     else {
       return refuse(wsi, HTTPRefusal(status: 403, message: "origin not allowed"))
     }
+    if endpoint == .statecast, let check = configuration.upgradeCheck {
+      switch check(upgradeHeaders(wsi)) {
+      case .accept(let identity):
+        service.pendingIdentity = (wsi, identity)
+      case .refuse(let status, let reason):
+        let status = status == 401 ? 401 : 403
+        return refuse(wsi, HTTPRefusal(status: status, message: String(reason.prefix(200))))
+      }
+    }
     return 0
+  }
+
+  /// 503 when the server holds ``TransportConfiguration/maxConnections`` WebSockets, or
+  /// the peer's address ``TransportConfiguration/maxConnectionsPerAddress``. Service
+  /// thread.
+  private func connectionLimitRefusal(_ wsi: OpaquePointer) -> HTTPRefusal? {
+    if table.connectionCount >= configuration.maxConnections {
+      return HTTPRefusal(status: 503, message: "server at its connection limit: try again later")
+    }
+    if (service.openPerAddress[peerAddress(wsi)] ?? 0) >= configuration.maxConnectionsPerAddress {
+      return HTTPRefusal(status: 503, message: "too many connections from this address: try again later")
+    }
+    return nil
+  }
+
+  /// The peer's IP address as text, or empty. Service thread.
+  private func peerAddress(_ wsi: OpaquePointer) -> String {
+    var peer = [CChar](repeating: 0, count: 64)
+    return peer.withUnsafeMutableBufferPointer { buffer -> String in
+      guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "" }
+      return String(cString: text)
+    }
+  }
+
+  /// What the upgrade check sees of the request `wsi` is upgrading. Service thread.
+  private func upgradeHeaders(_ wsi: OpaquePointer) -> UpgradeHeaders {
+    var fields: [String: String] = [:]
+    for raw in 0..<_WSI_TOKEN_CLIENT_SENT_PROTOCOLS.rawValue {
+      let token = lws_token_indexes(rawValue: raw)
+      guard lws_hdr_total_length(wsi, token) > 0, let name = lws_token_to_string(token) else { continue }
+      let text = String(cString: name)
+      // Header tokens are named "name:"; the request line's are "get ", "post " and so on.
+      guard text.hasSuffix(":"), text.count > 1 else { continue }
+      fields[String(text.dropLast())] = LwsHeaders.value(wsi, token)
+    }
+    for name in configuration.upgradeHeaderNames {
+      let key = name.lowercased() + ":"
+      let length = Int(lws_hdr_custom_length(wsi, key, Int32(key.utf8.count)))
+      guard length >= 0 else { continue }
+      let capacity = length + 1
+      fields[name.lowercased()] = String(unsafeUninitializedCapacity: capacity) { buffer in
+        let copied = buffer.withMemoryRebound(to: CChar.self) { chars in
+          lws_hdr_custom_copy(wsi, chars.baseAddress, Int32(capacity), key, Int32(key.utf8.count))
+        }
+        return copied > 0 ? Int(copied) : 0
+      }
+    }
+    var path = LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "/"
+    let arguments = LwsHeaders.occurrences(wsi, WSI_TOKEN_HTTP_URI_ARGS)
+    if !arguments.isEmpty { path += "?" + arguments.joined(separator: "&") }
+    return UpgradeHeaders(path: path, peerAddress: peerAddress(wsi), fields: fields)
   }
 
   /// 431 when the request's headers exceed the configured limit. Service thread.
@@ -97,7 +169,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
 
   /// Writes `refusal` and closes. Service thread.
   private func refuse(_ wsi: OpaquePointer, _ refusal: HTTPRefusal) -> Int32 {
-    HTTPResponder.refuse(wsi, refusal, serverName: configuration.serverName)
+    if lws_hdr_total_length(wsi, WSI_TOKEN_UPGRADE) > 0 { counters.refused(status: refusal.status) }
+    return HTTPResponder.refuse(wsi, refusal, serverName: configuration.serverName)
   }
 
   /// Answers a connection lws handed over as a raw socket: a `CONNECT` request (405) or
@@ -143,8 +216,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     let id = table.open()
     session.pointee.connection = id.rawValue
     service.register(id, wsi: wsi)
+    service.opened(id, from: peerAddress(wsi))
+    var identity: (any Sendable)?
+    if let pending = service.pendingIdentity, pending.wsi == wsi { identity = pending.identity }
+    service.pendingIdentity = nil
     if session.pointee.endpoint == Endpoint.statecast.rawValue {
-      service.handler?.transportOpened(id)
+      service.handler?.transportOpened(id, identity: identity)
     }
     return 0
   }
@@ -174,6 +251,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       session.pointee.connection != 0
     else { return -1 }
     let id = ConnectionID(rawValue: session.pointee.connection)
+    service.heard(id)
     let slot = Int(id.slot)
     let isEcho = session.pointee.endpoint == Endpoint.echo.rawValue
     if service.inbound[slot].rejected { return 0 }
@@ -228,6 +306,17 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     else { return 0 }
     let id = ConnectionID(rawValue: session.pointee.connection)
     let tellsHandler = session.pointee.endpoint == Endpoint.statecast.rawValue
+    let slot = Int(id.slot)
+    if slot < service.liveness.count, service.liveness[slot].pingPending {
+      service.liveness[slot].pingPending = false
+      var ping = [UInt8](repeating: 0, count: Int(statecast_lws_pre)) + Self.pingPayload
+      let written = ping.withUnsafeMutableBufferPointer { buffer in
+        lws_write(wsi, buffer.baseAddress! + Int(statecast_lws_pre), Self.pingPayload.count, LWS_WRITE_PING)
+      }
+      if written < 0 { return -1 }
+      lws_callback_on_writable(wsi)
+      return 0
+    }
     var writes = 0
     while true {
       switch table.nextWrite(for: id) {
@@ -235,10 +324,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         return 0
       case .close(let close):
         CloseFrame.setReason(wsi, code: close.code, reason: close.reason)
+        counters.closed(code: close.code)
         return -1
       case .frame(let frame, let drained, let more):
         let kind = frame.kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
         if lws_write(wsi, frame.writablePayload, frame.count, kind) < 0 { return -1 }
+        counters.wrote(bytes: frame.count)
         writes += 1
         if drained && tellsHandler { service.handler?.transportDrained(id) }
         guard more else { return 0 }
@@ -248,6 +339,40 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         }
       }
     }
+  }
+
+  /// The payload of the transport's pings (lws reports only pongs that carry one).
+  private static let pingPayload = Array("statecast".utf8)
+
+  /// Pings every connection silent for ``TransportConfiguration/pingInterval`` and closes
+  /// with 1001 ("idle timeout") every one that has shown no sign of life (no message, no
+  /// pong) for ``TransportConfiguration/idleTimeout``: the close frame goes after its
+  /// queued frames, and a peer that reads nothing is dropped after the linger. Checked
+  /// at most every 250 ms. Service thread, between event loop turns.
+  func checkLiveness() {
+    let now = ContinuousClock.now
+    guard now - service.lastIdleCheck >= .milliseconds(250) else { return }
+    service.lastIdleCheck = now
+    var closedAny = false
+    for slot in service.sockets.indices {
+      guard let (id, wsi) = service.sockets[slot], slot < service.liveness.count,
+        !service.liveness[slot].closing
+      else { continue }
+      let silent = now - service.liveness[slot].heard
+      if silent >= configuration.idleTimeout {
+        service.liveness[slot].closing = true
+        closedAny = true
+        table.requestClose(id, code: 1001, reason: "idle timeout")
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds + 1))
+      } else if silent >= configuration.pingInterval,
+        now - service.liveness[slot].pinged >= configuration.pingInterval
+      {
+        service.liveness[slot].pinged = now
+        service.liveness[slot].pingPending = true
+        lws_callback_on_writable(wsi)
+      }
+    }
+    if closedAny { wakeConnections() }
   }
 
   /// How long a connection the server is closing waits for the peer to close its side,
@@ -270,6 +395,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         // The backlog is already dropped: the next `SERVER_WRITEABLE` writes the close
         // frame. A peer that reads nothing at all is closed without one after the linger.
         CloseFrame.setReason(wsi, code: kill.code, reason: kill.reason)
+        counters.closed(code: kill.code)
+        counters.collapsed()
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
       }
       lws_callback_on_writable(wsi)

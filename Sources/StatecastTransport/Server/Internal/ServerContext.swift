@@ -63,12 +63,20 @@ final class ServerContext: @unchecked Sendable {
     protocols[0].per_session_data_size = MemoryLayout<statecast_session>.size
     protocols[0].rx_buffer_size = 0  // lws' default (4 KiB): larger messages arrive in parts
 
-    // Mounts: `/healthz` answered by the callback, `/` served from the public directory.
-    let health = allocations.zeroed(lws_http_mount.self)
-    health.pointee.mountpoint = allocations.string("/healthz")
-    health.pointee.mountpoint_len = 8
-    health.pointee.origin = allocations.string(Endpoint.subprotocol)
-    health.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+    // Mounts: `/healthz`, `/readyz` and `/metrics` answered by the callback, `/` served
+    // from the public directory.
+    var last: UnsafeMutablePointer<lws_http_mount>?
+    var first: UnsafeMutablePointer<lws_http_mount>?
+    for path in ["/healthz", "/readyz", "/metrics"] {
+      let mount = allocations.zeroed(lws_http_mount.self)
+      mount.pointee.mountpoint = allocations.string(path)
+      mount.pointee.mountpoint_len = UInt8(path.utf8.count)
+      mount.pointee.origin = allocations.string(Endpoint.subprotocol)
+      mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+      if let last { last.pointee.mount_next = UnsafePointer(mount) } else { first = mount }
+      last = mount
+    }
+    let health = first!
     if let publicDirectory {
       let files = allocations.zeroed(lws_http_mount.self)
       files.pointee.mountpoint = allocations.string("/")
@@ -76,14 +84,25 @@ final class ServerContext: @unchecked Sendable {
       files.pointee.origin = allocations.string(publicDirectory)
       files.pointee.def = allocations.string("index.html")
       files.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+      // Files carry an ETag (lws answers a matching `If-None-Match` with 304) and
+      // `Cache-Control: must-revalidate, private, max-age=1`: browsers keep them and
+      // revalidate once they are a second old (lws 4.1 cannot send `no-cache` or
+      // `max-age=0` for a mount).
+      files.pointee.cache_max_age = 1
+      files.pointee.cache_reusable = 1
+      files.pointee.cache_revalidate = 1
       files.pointee.extra_mimetypes = UnsafePointer(Self.mimeTypeList(allocations))
-      health.pointee.mount_next = UnsafePointer(files)
+      last!.pointee.mount_next = UnsafePointer(files)
     }
 
-    // Ping after `pingInterval` without a pong, hang up `idleTimeout` after the last one.
+    // lws pings after `pingInterval` without a pong.
     let idlePolicy = allocations.zeroed(lws_retry_bo_t.self)
     idlePolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingSeconds)
-    idlePolicy.pointee.secs_since_valid_hangup = UInt16(configuration.idleSeconds)
+    // The transport pings with a payload itself and closes idle connections with 1001
+    // after `idleTimeout` (lws would hang up without a close frame); lws' own ping and
+    // hang-up stay as a backstop.
+    idlePolicy.pointee.secs_since_valid_hangup = UInt16(
+      min(configuration.idleSeconds + WebSocketTransport.lingerSeconds + 3, Int(UInt16.max)))
 
     var info = lws_context_creation_info()
     info.port = Int32(configuration.port)
@@ -94,6 +113,16 @@ final class ServerContext: @unchecked Sendable {
     info.protocols = UnsafePointer(protocols)
     info.mounts = UnsafePointer(health)
     info.retry_and_idle_policy = UnsafePointer(idlePolicy)
+    // Headers lws adds to every response it builds (after the status line).
+    var nextHeader: UnsafePointer<lws_protocol_vhost_options>?
+    for header in configuration.responseHeaders.reversed() {
+      let option = allocations.zeroed(lws_protocol_vhost_options.self)
+      option.pointee.name = allocations.string(header.name.lowercased() + ":")
+      option.pointee.value = allocations.string(header.value)
+      option.pointee.next = nextHeader
+      nextHeader = UnsafePointer(option)
+    }
+    info.headers = nextHeader
     info.server_string = allocations.string(configuration.serverName)
     info.user = callbackTarget.opaque
     info.options |= statecast_option_validate_utf8 | statecast_option_fallback_to_raw

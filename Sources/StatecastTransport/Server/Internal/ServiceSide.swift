@@ -20,6 +20,18 @@ final class ServiceSide: @unchecked Sendable {
   var destroying = false
   /// Whether new WebSocket upgrades are accepted (a draining shutdown refuses them).
   var listening = true
+  /// The identity the upgrade check gave the upgrade being handled, until that upgrade
+  /// is established (lws confirms, filters and establishes an upgrade in one go).
+  var pendingIdentity: (wsi: OpaquePointer, identity: (any Sendable)?)?
+  /// When each open connection last showed it is alive (its upgrade, a message, a pong
+  /// to the transport's ping) and was last pinged, by slot, whether a ping is waiting
+  /// to be written, and whether it is already being closed for idleness.
+  var liveness: [Liveness] = []
+  /// When the idle timeouts were last checked.
+  var lastIdleCheck = ContinuousClock.now
+  /// Each open connection's peer address, by slot, and how many are open per address.
+  var addresses: [String?] = []
+  var openPerAddress: [String: Int] = [:]
   /// Refuses accepted sockets that would leave too few descriptors for the process.
   var descriptorGuard = DescriptorGuard(limit: 1_024)
 
@@ -40,6 +52,25 @@ final class ServiceSide: @unchecked Sendable {
     }
     sockets[slot] = (id, wsi)
     inbound[slot] = InboundMessage()
+    if slot >= liveness.count {
+      liveness.append(contentsOf: repeatElement(Liveness(), count: slot + 1 - liveness.count))
+    }
+    liveness[slot] = Liveness()
+  }
+
+  /// Records that `id` showed it is alive. Service thread.
+  func heard(_ id: ConnectionID) {
+    let slot = Int(id.slot)
+    guard slot < liveness.count, slot < sockets.count, sockets[slot]?.id == id else { return }
+    liveness[slot].heard = ContinuousClock.now
+  }
+
+  /// Counts an open connection from `address`. Service thread.
+  func opened(_ id: ConnectionID, from address: String) {
+    let slot = Int(id.slot)
+    if slot >= addresses.count { addresses.append(contentsOf: repeatElement(nil, count: slot + 1 - addresses.count)) }
+    addresses[slot] = address
+    openPerAddress[address, default: 0] += 1
   }
 
   /// Forgets a closed connection. Service thread.
@@ -47,6 +78,11 @@ final class ServiceSide: @unchecked Sendable {
     serviceThread.check()
     let slot = Int(id.slot)
     guard slot < sockets.count, sockets[slot]?.id == id else { return }
+    if slot < addresses.count, let address = addresses[slot] {
+      addresses[slot] = nil
+      let left = (openPerAddress[address] ?? 1) - 1
+      openPerAddress[address] = left > 0 ? left : nil
+    }
     sockets[slot] = nil
     inbound[slot] = InboundMessage()
   }
@@ -58,6 +94,14 @@ final class ServiceSide: @unchecked Sendable {
     guard slot < sockets.count, let entry = sockets[slot], entry.id == id else { return nil }
     return entry.wsi
   }
+}
+
+/// What the transport knows of whether one connection is alive.
+struct Liveness {
+  var heard = ContinuousClock.now
+  var pinged = ContinuousClock.now
+  var pingPending = false
+  var closing = false
 }
 
 /// The part of an inbound WebSocket message received so far.

@@ -1,0 +1,64 @@
+import Statecast
+
+/// What a server's authenticator decides about a browser opening its WebSocket.
+///
+/// ```swift
+/// configuration.authenticate = { request in
+///   guard let cookie = request.cookie(named: "sid") else { return .guest }
+///   guard let user = SignedCookie.verify(cookie, key: key) else {
+///     return .refused(status: 401, reason: "session expired")
+///   }
+///   return .viewer(Viewer(id: user.id, name: user.name))
+/// }
+/// ```
+public enum Authentication: Sendable {
+  /// The socket's session belongs to this viewer.
+  case viewer(Viewer)
+  /// The socket's session belongs to a guest with a generated id and name.
+  case guest
+  /// The upgrade is answered with HTTP `status` (401 or 403; anything else becomes 403)
+  /// and `reason` as a short text body; no WebSocket is opened.
+  case refused(status: Int, reason: String)
+}
+
+/// The WebSocket upgrade request an authenticator looks at: its path and query, the
+/// peer's address, its cookies and headers.
+///
+/// Every common header is readable (`Cookie`, `Authorization`, `X-Forwarded-For`,
+/// `User-Agent`, ...); an uncommon one only when
+/// ``ServerConfiguration/authenticationHeaders`` names it.
+public struct UpgradeRequestInfo: Sendable {
+  let headers: UpgradeHeaders
+
+  /// The request target: the path, then `?` and the query when there is one.
+  public var path: String { headers.path }
+  /// The peer's IP address as text (a proxy's, behind one: see `X-Forwarded-For`).
+  public var peerAddress: String { headers.peerAddress }
+  /// The value of the header `name` (any case), or `nil` when absent.
+  public func header(_ name: String) -> String? { headers.header(name) }
+  /// The value of the cookie `name`, or `nil` when the request does not carry it.
+  public func cookie(named name: String) -> String? { headers.cookie(named: name) }
+
+  public init(path: String, peerAddress: String = "", headers: [String: String] = [:]) {
+    self.headers = UpgradeHeaders(path: path, peerAddress: peerAddress, fields: headers)
+  }
+
+  init(_ headers: UpgradeHeaders) {
+    self.headers = headers
+  }
+}
+
+extension Authentication {
+  /// The transport's upgrade check for a server authenticator.
+  static func upgradeCheck(_ authenticate: @escaping @Sendable (UpgradeRequestInfo) -> Authentication)
+    -> UpgradeCheck
+  {
+    { headers in
+      switch authenticate(UpgradeRequestInfo(headers)) {
+      case .viewer(let viewer): .accept(identity: viewer)
+      case .guest: .accept(identity: nil)
+      case .refused(let status, let reason): .refuse(status: status, reason: reason)
+      }
+    }
+  }
+}
