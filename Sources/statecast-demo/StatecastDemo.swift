@@ -58,6 +58,15 @@ struct StatecastDemo: AsyncParsableCommand {
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host
     let cookies = ViewerCookie(secret: try server.cookieSecret(environment: environment, dataDirectory: dataDirectory))
+    // Who opens a socket: the viewer of a signed-in visitor's cookie, a guest without
+    // one; an altered cookie is refused before any WebSocket exists.
+    configuration.authenticate = { request in
+      guard let value = request.cookie(named: ViewerCookie.name) else { return .guest }
+      guard let viewer = cookies.viewer(from: value) else {
+        return .refused(status: 403, reason: "the sign-in cookie was not signed by this server: sign in again")
+      }
+      return .viewer(viewer)
+    }
     // Durable rooms and saved sessions live in one SQLite file in the data directory.
     let storage: SQLiteStorage
     do {

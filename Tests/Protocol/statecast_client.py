@@ -12,8 +12,11 @@ SUBPROTOCOL = "statecast.v1"
 
 
 class Client:
-    def __init__(self, url: str, *, origin=None, subprotocols=(SUBPROTOCOL,), hello=True):
-        self.ws = connect(url, subprotocols=list(subprotocols) or None, origin=origin, max_size=None, open_timeout=10)
+    def __init__(self, url: str, *, origin=None, subprotocols=(SUBPROTOCOL,), hello=True, headers=None):
+        self.ws = connect(
+            url, subprotocols=list(subprotocols) or None, origin=origin, max_size=None, open_timeout=10,
+            additional_headers=headers,
+        )
         self.refs = itertools.count(1)
         self.states = {}  # topic -> state built from snapshot + patches
         self.revs = {}  # topic -> last applied rev

@@ -1,4 +1,4 @@
-import Statecast
+public import Statecast
 
 /// What a server's authenticator decides about a browser opening its WebSocket.
 ///
