@@ -126,7 +126,7 @@ def test_a_deploy_keeps_a_tab_and_a_room_without_reloading_the_page(
     server.start()
 
     for page in (tab, shared):
-        page.wait_for_function("window.connectionStates.includes('sc-connected')", timeout=15_000)
+        page.wait_for_function("() => window.connectionStates.includes('sc-connected')", timeout=15_000)
         expect(page.locator("html")).to_have_class(CONNECTED, timeout=5_000)
         expect(page.locator(".sc-banner")).to_be_hidden(timeout=5_000)
     shows_count(tab, "counter", 3)
@@ -168,7 +168,7 @@ def test_kill_9_keeps_every_acknowledged_click_of_a_room(restartable_server, ope
 
     click(page, "#increment", 7)
     # Seven acknowledged clicks: each `ok` means the change is in the database.
-    page.wait_for_function("window.replies === 7", timeout=10_000)
+    page.wait_for_function("() => window.replies === 7", timeout=10_000)
     shows_count(page, f"counter/{room}", 7)
 
     # Five more clicks at once, then the crash at once: some may not be answered.
@@ -178,12 +178,12 @@ def test_kill_9_keeps_every_acknowledged_click_of_a_room(restartable_server, ope
     server.kill()
     server.start()
 
-    page.wait_for_function("window.connectionStates.includes('sc-connected')", timeout=15_000)
+    page.wait_for_function("() => window.connectionStates.includes('sc-connected')", timeout=15_000)
     expect(page.locator("html")).to_have_class(CONNECTED, timeout=5_000)
     # Every acknowledged click is kept; at most the five sent ones were added.
     # Each of the twelve clicks was answered: `ok`, or `connection_lost` for those in
     # flight at the crash (never re-sent).
-    page.wait_for_function("window.replies + window.actionErrors.length === 12", timeout=10_000)
+    page.wait_for_function("() => window.replies + window.actionErrors.length === 12", timeout=10_000)
     acknowledged = page.evaluate("window.replies")
     lost = page.evaluate("window.actionErrors")
     assert all(code == "connection_lost" for code in lost), lost

@@ -40,7 +40,7 @@ def test_a_dropped_socket_resumes_the_same_store(server, context, open_page):
 
     page.evaluate("window.openedSockets.at(-1).close()")
     # The close is reported asynchronously: wait for the drop, then for the way back.
-    page.wait_for_function("window.connectionStates.includes('sc-connected')")
+    page.wait_for_function("() => window.connectionStates.includes('sc-connected')")
     states = page.evaluate("window.connectionStates")
     assert states[0] == "sc-disconnected" and states[-1] == "sc-connected", states
     expect(page.locator("html")).to_have_class(CONNECTED)

@@ -129,8 +129,8 @@ def main():
         asyncio.run_coroutine_threadsafe(server.drop_all(), loop).result(5)
         expect(page.locator(".sc-banner")).to_be_visible()
         expect(page.locator(".sc-banner")).to_contain_text("Reconnecting")
-        page.wait_for_function("getComputedStyle(document.querySelector('.sc-banner')).opacity === '1'")
-        page.wait_for_function("document.documentElement.classList.contains('sc-disconnected')")
+        page.wait_for_function("() => getComputedStyle(document.querySelector('.sc-banner')).opacity === '1'")
+        page.wait_for_function("() => document.documentElement.classList.contains('sc-disconnected')")
         page.wait_for_timeout(300)  # let the stale-state fade finish, for the screenshot only
         page.screenshot(path=str(shots / "runtime-reconnecting.png"))
         server.paused = False
