@@ -104,11 +104,13 @@ let package = Package(
     .executableTarget(
       name: "statecast-bench",
       dependencies: [
-        "Statecast", "StatecastJSON", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastStorage",
+        "Statecast", "StatecastJSON", "StatecastServer", "StatecastClient", "StatecastExamples",
+        "StatecastStorage",
       ],
       swiftSettings: swiftSettings
     ),
-    .testTarget(name: "StatecastTests", dependencies: ["Statecast", "StatecastTesting"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "StatecastTests", dependencies: ["Statecast", "StatecastTesting"], swiftSettings: swiftSettings),
     .testTarget(
       name: "StatecastStorageTests",
       dependencies: [
@@ -129,7 +131,9 @@ let package = Package(
     ),
     .testTarget(
       name: "StatecastServerTests",
-      dependencies: ["Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON"],
+      dependencies: [
+        "Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON",
+      ],
       swiftSettings: swiftSettings
     ),
   ]

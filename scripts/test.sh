@@ -29,6 +29,8 @@ run() {
   fi
 }
 
+# Formatting, checked against the repository's .swift-format (a warning fails the run).
+run swift-format swift format lint --strict --configuration .swift-format -r Sources Tests Package.swift
 run swift-build swift build --build-tests
 run swift-test swift test --skip-build
 # The server's tests (transport, protocol, sessions, the Swift client, over real

@@ -70,7 +70,8 @@ public struct JSONViewTracker: Sendable {
     let json: JSON
     let newCache: CacheNode?
     do {
-      (json, newCache) = try ValueEncoder.encodeTopLevel(view, context: context, cache: previous, ownsCache: owned)
+      (json, newCache) = try ValueEncoder.encodeTopLevel(
+        view, context: context, cache: previous, ownsCache: owned)
     } catch {
       // The old document is whole again; a cache taken apart is lost (the next update
       // encodes from scratch, still diffing against `current`).

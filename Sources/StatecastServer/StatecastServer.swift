@@ -1,7 +1,7 @@
 import Foundation
-public import StatecastStorage
 import Logging
 public import ServiceLifecycle
+public import StatecastStorage
 
 /// A Statecast server: static files and the `/ws` endpoint on one port, one store per
 /// browser tab and topic (or one per room for shared routes).
@@ -49,7 +49,8 @@ public final class StatecastServer: Service, Sendable {
     let relay = SinkRelay()
     topics = TopicRegistry(
       routes: routes.flatMap(\.topics), sink: relay, maxTopicsPerSession: configuration.maxTopicsPerSession,
-      logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores), storage: storage)
+      logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
+      storage: storage)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage)
@@ -189,7 +190,9 @@ final class MetricsTasks: @unchecked Sendable {
   func add(_ task: Task<Void, Never>) { lock.withLock { tasks.append(task) } }
 
   func cancelAll() {
-    for task in lock.withLock({ defer { tasks = [] }; return tasks }) { task.cancel() }
+    for task in lock.withLock({
+      defer { tasks = [] }; return tasks
+    }) { task.cancel() }
   }
 }
 
@@ -240,6 +243,8 @@ extension TransportConfiguration {
     maxConnections = server.maxConnections
     maxConnectionsPerAddress = server.maxConnectionsPerAddress
     responseHeaders.removeAll { $0.name == "Content-Security-Policy" }
-    if let policy = server.contentSecurityPolicy { responseHeaders.append(("Content-Security-Policy", policy)) }
+    if let policy = server.contentSecurityPolicy {
+      responseHeaders.append(("Content-Security-Policy", policy))
+    }
   }
 }

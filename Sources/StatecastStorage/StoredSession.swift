@@ -1,6 +1,6 @@
 public import Foundation
-public import StatecastJSON
 public import Statecast
+public import StatecastJSON
 
 /// A tab's session as saved, so that the tab survives a deploy: a restarted server
 /// (or another instance) resumes it with `resumed: true`.

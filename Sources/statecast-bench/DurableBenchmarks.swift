@@ -9,7 +9,8 @@ import StatecastStorage
 /// one action at a time (each durable round trip pays a commit), and 100 clients
 /// pipelining at once (their actions share commits).
 func runDurableBenchmarks() async throws {
-  let data = FileManager.default.temporaryDirectory.appendingPathComponent("statecast-bench-\(UUID().uuidString)")
+  let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "statecast-bench-\(UUID().uuidString)")
   defer { try? FileManager.default.removeItem(at: data) }
   let storage = try SQLiteStorage(directory: data)
   var configuration = ServerConfiguration()
@@ -72,7 +73,8 @@ func runDurableBenchmarks() async throws {
   }
 }
 
-private func sequentialRoundTrips(url: String, topic: String, client: WebSocketClient, count: Int) async throws
+private func sequentialRoundTrips(url: String, topic: String, client: WebSocketClient, count: Int)
+  async throws
   -> [Double]
 {
   let socket = try await joined(url: url, topic: topic, client: client)
@@ -84,7 +86,9 @@ private func sequentialRoundTrips(url: String, topic: String, client: WebSocketC
     while true {
       guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
       if bytes.starts(with: Array(#"{"op":"reply","ref":\#(ref),"status":"ok""#.utf8)) { break }
-      if bytes.starts(with: Array(#"{"op":"reply""#.utf8)) && !bytes.starts(with: Array(#"{"op":"reply","ref":0"#.utf8)) {
+      if bytes.starts(with: Array(#"{"op":"reply""#.utf8))
+        && !bytes.starts(with: Array(#"{"op":"reply","ref":0"#.utf8))
+      {
         throw BenchmarkFailure("unexpected reply: \(String(decoding: bytes, as: UTF8.self))")
       }
     }
@@ -95,7 +99,9 @@ private func sequentialRoundTrips(url: String, topic: String, client: WebSocketC
 }
 
 /// Every client sends all its actions at once, then reads until every reply is in.
-private func concurrentActions(url: String, topic: String, client: WebSocketClient, clients: Int, perClient: Int)
+private func concurrentActions(
+  url: String, topic: String, client: WebSocketClient, clients: Int, perClient: Int
+)
   async throws -> (actions: Int, seconds: Double)
 {
   var sockets: [WebSocketConnection] = []
@@ -106,11 +112,14 @@ private func concurrentActions(url: String, topic: String, client: WebSocketClie
       group.addTask {
         var events = socket.events.makeAsyncIterator()
         for ref in 1...perClient {
-          _ = socket.send(text: #"{"op":"action","ref":\#(ref),"topic":"\#(topic)","action":{"increment":{}}}"#)
+          _ = socket.send(
+            text: #"{"op":"action","ref":\#(ref),"topic":"\#(topic)","action":{"increment":{}}}"#)
         }
         var replies = 0
         while replies < perClient {
-          guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("a socket closed") }
+          guard case .text(let bytes)? = await events.next() else {
+            throw BenchmarkFailure("a socket closed")
+          }
           if bytes.starts(with: Array(#"{"op":"reply""#.utf8)) {
             guard bytes.firstRange(of: Array(#""status":"ok""#.utf8)) != nil else {
               throw BenchmarkFailure("an action failed: \(String(decoding: bytes, as: UTF8.self))")
@@ -150,6 +159,10 @@ private enum DurableTally: DurableFeature {
   static func makeStore(
     dependencies: Void, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, ClientAction> {
-    Store(initialState: state, reducer: Reducer { state, _ in state.count += 1; return .none }, commit: commit)
+    Store(
+      initialState: state,
+      reducer: Reducer { state, _ in
+        state.count += 1; return .none
+      }, commit: commit)
   }
 }

@@ -36,7 +36,9 @@ func runJSONBenchmarks() async throws {
 
     // Parsing the snapshot back.
     let parse = measure(iterations) { _ = try! JSON(parsing: snapshotBytes) }
-    let foundationParse = measure(iterations) { _ = try! JSONSerialization.jsonObject(with: Data(snapshotBytes)) }
+    let foundationParse = measure(iterations) {
+      _ = try! JSONSerialization.jsonObject(with: Data(snapshotBytes))
+    }
     parseRows.append(
       BenchRow(
         name: "\(count) rows",
@@ -56,7 +58,9 @@ func runJSONBenchmarks() async throws {
       step += 1
       changing.rows[(step * 7919) % count].done.toggle()
       return changing
-    } patchSize: { patchBytes = $0 }
+    } patchSize: {
+      patchBytes = $0
+    }
     let oneFieldBytes = patchBytes
 
     var inserting = view
@@ -66,7 +70,9 @@ func runJSONBenchmarks() async throws {
       step += 1
       inserting.rows.insert(BenchRow6(id: -step), at: 0)
       return inserting
-    } patchSize: { patchBytes = $0 }
+    } patchSize: {
+      patchBytes = $0
+    }
     let insertBytes = patchBytes
 
     var full = view
@@ -77,7 +83,9 @@ func runJSONBenchmarks() async throws {
       step += 1
       for index in full.rows.indices { full.rows[index].priority = step }
       return full
-    } patchSize: { patchBytes = $0 }
+    } patchSize: {
+      patchBytes = $0
+    }
     let fullBytes = patchBytes
 
     actionRows.append(
@@ -108,9 +116,21 @@ func runJSONBenchmarks() async throws {
       BenchRow(
         name: "\(count) rows",
         columns: [
-          ("1 field", formatDuration(nanoseconds: measure(iterations) { _ = JSONPatch.diff(from: snapshot, to: oneFieldJSON) })),
-          ("insert at top", formatDuration(nanoseconds: measure(iterations) { _ = JSONPatch.diff(from: snapshot, to: insertedJSON) })),
-          ("all rows", formatDuration(nanoseconds: measure(fullIterations) { _ = JSONPatch.diff(from: snapshot, to: everythingJSON) })),
+          (
+            "1 field",
+            formatDuration(
+              nanoseconds: measure(iterations) { _ = JSONPatch.diff(from: snapshot, to: oneFieldJSON) })
+          ),
+          (
+            "insert at top",
+            formatDuration(
+              nanoseconds: measure(iterations) { _ = JSONPatch.diff(from: snapshot, to: insertedJSON) })
+          ),
+          (
+            "all rows",
+            formatDuration(
+              nanoseconds: measure(fullIterations) { _ = JSONPatch.diff(from: snapshot, to: everythingJSON) })
+          ),
         ]))
   }
   printTable("json: encode from scratch (median)", encodeRows)

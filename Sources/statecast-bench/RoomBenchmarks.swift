@@ -91,7 +91,8 @@ private final class Room: @unchecked Sendable {
       var events = socket.events.makeAsyncIterator()
       _ = await events.next()  // hello
       _ = socket.send(text: #"{"op":"join","ref":0,"topic":"\#(topic)"}"#)
-      while case .text(let bytes)? = await events.next(), !bytes.starts(with: Array(#"{"op":"reply""#.utf8)) {}
+      while case .text(let bytes)? = await events.next(), !bytes.starts(with: Array(#"{"op":"reply""#.utf8)) {
+      }
       sockets.append(socket)
     }
     let room = Room(sockets: sockets, topic: topic)
@@ -104,7 +105,9 @@ private final class Room: @unchecked Sendable {
     readers = sockets.dropFirst().map { socket in
       Task {
         for await event in socket.events {
-          guard case .text(let bytes) = event, bytes.starts(with: Array(#"{"op":"patch""#.utf8)) else { continue }
+          guard case .text(let bytes) = event, bytes.starts(with: Array(#"{"op":"patch""#.utf8)) else {
+            continue
+          }
           // Only the action's patch counts; presence patches (from churn) do not.
           guard bytes.firstRange(of: marker) != nil else { continue }
           self.memberReadPatch()
@@ -144,7 +147,9 @@ private final class Room: @unchecked Sendable {
     }
     _ = sockets[0].send(text: #"{"op":"action","ref":\#(ref),"topic":"\#(topic)","action":{"increment":{}}}"#)
     while true {
-      guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the acting socket closed") }
+      guard case .text(let bytes)? = await events.next() else {
+        throw BenchmarkFailure("the acting socket closed")
+      }
       if bytes.starts(with: Array(#"{"op":"reply","ref":\#(ref)"#.utf8)) { break }
     }
     let queued = Double(nowNanoseconds() - started)
@@ -165,7 +170,9 @@ private final class Room: @unchecked Sendable {
       let started = nowNanoseconds()
       _ = socket.send(text: #"{"op":"\#(op)","ref":\#(ref),"topic":"\#(topic)"}"#)
       while true {
-        guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the churning socket closed") }
+        guard case .text(let bytes)? = await events.next() else {
+          throw BenchmarkFailure("the churning socket closed")
+        }
         if bytes.starts(with: Array(#"{"op":"reply","ref":\#(ref)"#.utf8)) { break }
       }
       samples.append(Double(nowNanoseconds() - started))
@@ -188,7 +195,11 @@ private enum Tally: Feature {
   static func embed(_ action: ClientAction) -> ClientAction { action }
   static func viewState(_ state: State) -> ViewState { ViewState(count: state.count) }
   static func makeStore(dependencies: Void) -> Store<State, ClientAction> {
-    Store(initialState: State(), reducer: Reducer { state, _ in state.count += 1; return .none })
+    Store(
+      initialState: State(),
+      reducer: Reducer { state, _ in
+        state.count += 1; return .none
+      })
   }
 }
 

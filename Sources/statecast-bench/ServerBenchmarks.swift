@@ -1,8 +1,8 @@
 import Foundation
+import Statecast
 import StatecastClient
 import StatecastExamples
 import StatecastJSON
-import Statecast
 import StatecastServer
 
 /// Section "server": the whole path a browser's action takes, over real loopback
@@ -22,12 +22,14 @@ private func runRoundTrips() async throws {
   configuration.echo = true
   configuration.actionsPerSecond = 10_000_000
   configuration.actionBurst = 10_000_000
-  let data = FileManager.default.temporaryDirectory.appendingPathComponent("statecast-bench-\(UUID().uuidString)")
+  let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "statecast-bench-\(UUID().uuidString)")
   let server = StatecastServer(configuration: configuration, routes: demoCounterRoute(data) + [tableRoute()])
   let port = try server.start()
   let url = "ws://127.0.0.1:\(port)/ws"
 
-  let floor = try await measureEchoFloor(url: "ws://127.0.0.1:\(port)/echo", iterations: 20_000, warmup: 2_000)
+  let floor = try await measureEchoFloor(
+    url: "ws://127.0.0.1:\(port)/echo", iterations: 20_000, warmup: 2_000)
   let counter = try await measureActionRoundTrips(url: url, topic: "counter", iterations: 20_000) { _ in
     #"{"increment":{}}"#
   }
@@ -42,7 +44,8 @@ private func runRoundTrips() async throws {
     return BenchRow(
       name: name,
       columns: [
-        ("p50", formatDuration(nanoseconds: p50)), ("p99", formatDuration(nanoseconds: percentile(samples, 0.99))),
+        ("p50", formatDuration(nanoseconds: p50)),
+        ("p99", formatDuration(nanoseconds: percentile(samples, 0.99))),
         ("× floor", String(format: "%.2f", p50 / floor.p50)),
       ])
   }
@@ -126,7 +129,9 @@ private enum BenchTable {
 
   static func makeStore() -> Store<State, ClientAction> {
     let rows = (0..<rowCount).map {
-      Row(id: $0, title: "row \($0)", owner: "owner \($0 % 17)", done: $0 % 3 == 0, priority: $0 % 5, estimate: Double($0) / 4)
+      Row(
+        id: $0, title: "row \($0)", owner: "owner \($0 % 17)", done: $0 % 3 == 0, priority: $0 % 5,
+        estimate: Double($0) / 4)
     }
     return Store(
       initialState: State(rows: rows),
@@ -212,7 +217,9 @@ private struct DemoServerProcess {
     }
     let process = Process()
     process.executableURL = binary
-    process.arguments = ["--port", "0", "--public", "Public", "--data", NSTemporaryDirectory() + "statecast-bench-sessions"]
+    process.arguments = [
+      "--port", "0", "--public", "Public", "--data", NSTemporaryDirectory() + "statecast-bench-sessions",
+    ]
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -231,7 +238,8 @@ private struct DemoServerProcess {
 
   /// VmRSS of the server process, in bytes.
   func residentBytes() -> Int {
-    let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+    let status =
+      (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
     return kilobytes * 1024

@@ -14,7 +14,8 @@ func runStorageBenchmarks() async throws {
   var rows: [BenchRow] = []
   rows.append(try await measureAppends(name: "append, 1 writer", writers: 1, appendsPerWriter: 400))
   rows.append(try await measureAppends(name: "append, 100 writers", writers: 100, appendsPerWriter: 40))
-  rows.append(try await measureDurableStores(name: "durable store send, 100 rooms", rooms: 100, actionsPerRoom: 40))
+  rows.append(
+    try await measureDurableStores(name: "durable store send, 100 rooms", rooms: 100, actionsPerRoom: 40))
   printTable("storage: durable appends (SQLite, WAL, synchronous = FULL)", rows)
 }
 
@@ -48,7 +49,9 @@ private func measureAppends(name: String, writers: Int, appendsPerWriter: Int) a
       }
       return try await group.reduce(into: []) { $0 += $1 }
     }
-    return row(name: name, writers: writers, elapsed: nowNanoseconds() - start, latencies: latencies, storage: storage, before: before)
+    return row(
+      name: name, writers: writers, elapsed: nowNanoseconds() - start, latencies: latencies, storage: storage,
+      before: before)
   }
 }
 
@@ -83,18 +86,21 @@ private func measureDurableStores(name: String, rooms: Int, actionsPerRoom: Int)
     }
     let elapsed = nowNanoseconds() - start
     for store in stores { await store.close() }
-    return row(name: name, writers: rooms, elapsed: elapsed, latencies: latencies, storage: storage, before: before)
+    return row(
+      name: name, writers: rooms, elapsed: elapsed, latencies: latencies, storage: storage, before: before)
   }
 }
 
 private func withBenchStorage<T>(_ body: (SQLiteStorage) async throws -> T) async throws -> T {
-  let directory = FileManager.default.temporaryDirectory.appending(path: "statecast-bench-\(UUID().uuidString)")
+  let directory = FileManager.default.temporaryDirectory.appending(
+    path: "statecast-bench-\(UUID().uuidString)")
   defer { try? FileManager.default.removeItem(at: directory) }
   return try await body(try SQLiteStorage(directory: directory))
 }
 
 private func row(
-  name: String, writers: Int, elapsed: UInt64, latencies: [Double], storage: SQLiteStorage, before: StorageCounters
+  name: String, writers: Int, elapsed: UInt64, latencies: [Double], storage: SQLiteStorage,
+  before: StorageCounters
 ) -> BenchRow {
   let seconds = Double(elapsed) / 1e9
   let commits = storage.counters.commits - before.commits

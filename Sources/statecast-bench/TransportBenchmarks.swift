@@ -87,7 +87,8 @@ private func measureBroadcast(
     connections.append(try await client.connect(to: "ws://127.0.0.1:\(port)/ws"))
   }
   let ids = await recorder.waitForConnections(clients)
-  let payload = [UInt8](#"{"op":"patch","topic":"room","rev":1,"ops":[{"op":"replace","path":"/count","value":1}]}"#.utf8)
+  let payload = [UInt8](
+    #"{"op":"patch","topic":"room","rev":1,"ops":[{"op":"replace","path":"/count","value":1}]}"#.utf8)
 
   var queueTimes: [Double] = []
   let started = nowNanoseconds()

@@ -19,7 +19,9 @@ let sections: [(name: String, run: () async throws -> Void)] = [
 let requested = Set(CommandLine.arguments.dropFirst())
 let unknown = requested.subtracting(sections.map(\.name))
 if !unknown.isEmpty {
-  print("unknown section(s): \(unknown.sorted().joined(separator: ", ")); known: \(sections.map(\.name).joined(separator: ", "))")
+  print(
+    "unknown section(s): \(unknown.sorted().joined(separator: ", ")); known: \(sections.map(\.name).joined(separator: ", "))"
+  )
   exit(2)
 }
 for section in sections where requested.isEmpty || requested.contains(section.name) {

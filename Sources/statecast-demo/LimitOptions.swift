@@ -37,7 +37,8 @@ struct LimitOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Delete durable rooms unused this long (default: keep them; env STATECAST_ROOM_TTL).", valueName: "seconds"))
+      "Delete durable rooms unused this long (default: keep them; env STATECAST_ROOM_TTL).",
+      valueName: "seconds"))
   var roomTTL: Double?
 
   @Option(

@@ -47,7 +47,8 @@ struct ServerOptions: ParsableArguments {
     if let stored = try? Data(contentsOf: file), stored.count >= 32 { return Array(stored) }
     try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
     let generated = ViewerCookie.generateSecret()
-    FileManager.default.createFile(atPath: file.path, contents: Data(generated), attributes: [.posixPermissions: 0o600])
+    FileManager.default.createFile(
+      atPath: file.path, contents: Data(generated), attributes: [.posixPermissions: 0o600])
     return generated
   }
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import StatecastStorage
 import Logging
 import ServiceLifecycle
 import StatecastServer
+import StatecastStorage
 import UnixSignals
 
 /// statecast-demo: serves Public/ and the example features as topics (see
@@ -57,13 +57,15 @@ struct StatecastDemo: AsyncParsableCommand {
 
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host
-    let cookies = ViewerCookie(secret: try server.cookieSecret(environment: environment, dataDirectory: dataDirectory))
+    let cookies = ViewerCookie(
+      secret: try server.cookieSecret(environment: environment, dataDirectory: dataDirectory))
     // Who opens a socket: the viewer of a signed-in visitor's cookie, a guest without
     // one; an altered cookie is refused before any WebSocket exists.
     configuration.authenticate = { request in
       guard let value = request.cookie(named: ViewerCookie.name) else { return .guest }
       guard let viewer = cookies.viewer(from: value) else {
-        return .refused(status: 403, reason: "the sign-in cookie was not signed by this server: sign in again")
+        return .refused(
+          status: 403, reason: "the sign-in cookie was not signed by this server: sign in again")
       }
       return .viewer(viewer)
     }
@@ -72,7 +74,8 @@ struct StatecastDemo: AsyncParsableCommand {
     do {
       storage = try SQLiteStorage(directory: dataDirectory)
     } catch {
-      FileHandle.standardError.write(Data("statecast-demo: cannot open the database in \(dataDirectory.path): \(error)\n".utf8))
+      FileHandle.standardError.write(
+        Data("statecast-demo: cannot open the database in \(dataDirectory.path): \(error)\n".utf8))
       throw ExitCode.failure
     }
     let server = StatecastServer(

@@ -41,15 +41,22 @@ import Testing
     var previous = JSON.null
     for step in 0..<300 {
       switch Int.random(in: 0..<5, using: &generator) {
-      case 0: view.rows.insert(Row(id: 100 + step, title: "new/\(step)", done: false), at: Int.random(in: 0...view.rows.count, using: &generator))
-      case 1: if !view.rows.isEmpty { view.rows.remove(at: Int.random(in: 0..<view.rows.count, using: &generator)) }
+      case 0:
+        view.rows.insert(
+          Row(id: 100 + step, title: "new/\(step)", done: false),
+          at: Int.random(in: 0...view.rows.count, using: &generator))
+      case 1:
+        if !view.rows.isEmpty { view.rows.remove(at: Int.random(in: 0..<view.rows.count, using: &generator)) }
       case 2:
         if view.rows.count > 1 {
           let row = view.rows.remove(at: Int.random(in: 0..<view.rows.count, using: &generator))
           view.rows.insert(row, at: Int.random(in: 0...view.rows.count, using: &generator))
         }
       case 3: view.title = "Todos ~\(step)"
-      default: if !view.rows.isEmpty { view.rows[Int.random(in: 0..<view.rows.count, using: &generator)].done.toggle() }
+      default:
+        if !view.rows.isEmpty {
+          view.rows[Int.random(in: 0..<view.rows.count, using: &generator)].done.toggle()
+        }
       }
       let patch = try tracker.update(to: view)
       add("tracker step \(step)", previous, tracker.current, patch)

@@ -6,10 +6,18 @@ import Testing
   /// RFC 6902 Appendix A, as (document, patch, expected result or nil for an error).
   static let appendixA: [(String, String, String, String?)] = [
     ("A.1", #"{"foo":"bar"}"#, #"[{"op":"add","path":"/baz","value":"qux"}]"#, #"{"baz":"qux","foo":"bar"}"#),
-    ("A.2", #"{"foo":["bar","baz"]}"#, #"[{"op":"add","path":"/foo/1","value":"qux"}]"#, #"{"foo":["bar","qux","baz"]}"#),
+    (
+      "A.2", #"{"foo":["bar","baz"]}"#, #"[{"op":"add","path":"/foo/1","value":"qux"}]"#,
+      #"{"foo":["bar","qux","baz"]}"#
+    ),
     ("A.3", #"{"baz":"qux","foo":"bar"}"#, #"[{"op":"remove","path":"/baz"}]"#, #"{"foo":"bar"}"#),
-    ("A.4", #"{"foo":["bar","qux","baz"]}"#, #"[{"op":"remove","path":"/foo/1"}]"#, #"{"foo":["bar","baz"]}"#),
-    ("A.5", #"{"baz":"qux","foo":"bar"}"#, #"[{"op":"replace","path":"/baz","value":"boo"}]"#, #"{"baz":"boo","foo":"bar"}"#),
+    (
+      "A.4", #"{"foo":["bar","qux","baz"]}"#, #"[{"op":"remove","path":"/foo/1"}]"#, #"{"foo":["bar","baz"]}"#
+    ),
+    (
+      "A.5", #"{"baz":"qux","foo":"bar"}"#, #"[{"op":"replace","path":"/baz","value":"boo"}]"#,
+      #"{"baz":"boo","foo":"bar"}"#
+    ),
     (
       "A.6", #"{"foo":{"bar":"baz","waldo":"fred"},"qux":{"corge":"grault"}}"#,
       #"[{"op":"move","from":"/foo/waldo","path":"/qux/thud"}]"#,
@@ -29,12 +37,18 @@ import Testing
       "A.10", #"{"foo":"bar"}"#, #"[{"op":"add","path":"/child","value":{"grandchild":{}}}]"#,
       #"{"foo":"bar","child":{"grandchild":{}}}"#
     ),
-    ("A.11", #"{"foo":"bar"}"#, #"[{"op":"add","path":"/baz","value":"qux","xyz":123}]"#, #"{"foo":"bar","baz":"qux"}"#),
+    (
+      "A.11", #"{"foo":"bar"}"#, #"[{"op":"add","path":"/baz","value":"qux","xyz":123}]"#,
+      #"{"foo":"bar","baz":"qux"}"#
+    ),
     ("A.12", #"{"foo":"bar"}"#, #"[{"op":"add","path":"/baz/bat","value":"qux"}]"#, nil),
     ("A.13", #"{"foo":"bar"}"#, #"[{"op":"add","path":"/baz","value":"qux","op":"remove"}]"#, nil),
     ("A.14", #"{"/":9,"~1":10}"#, #"[{"op":"test","path":"/~01","value":10}]"#, #"{"/":9,"~1":10}"#),
     ("A.15", #"{"/":9,"~1":10}"#, #"[{"op":"test","path":"/~01","value":"10"}]"#, nil),
-    ("A.16", #"{"foo":["bar"]}"#, #"[{"op":"add","path":"/foo/-","value":["abc","def"]}]"#, #"{"foo":["bar",["abc","def"]]}"#),
+    (
+      "A.16", #"{"foo":["bar"]}"#, #"[{"op":"add","path":"/foo/-","value":["abc","def"]}]"#,
+      #"{"foo":["bar",["abc","def"]]}"#
+    ),
   ]
 
   @Test(arguments: appendixA.map(\.0))
@@ -70,10 +84,15 @@ import Testing
     #expect(throws: JSONPatchError.pathNotFound(try JSONPointer("/o/nope"), operation: 0)) {
       try apply(#"[{"op":"replace","path":"/o/nope","value":1}]"#, to: doc)
     }
-    #expect(throws: JSONPatchError.moveIntoItself(from: try JSONPointer("/o"), path: try JSONPointer("/o/k/x"), operation: 0)) {
+    #expect(
+      throws: JSONPatchError.moveIntoItself(
+        from: try JSONPointer("/o"), path: try JSONPointer("/o/k/x"), operation: 0)
+    ) {
       try apply(#"[{"op":"move","from":"/o","path":"/o/k/x"}]"#, to: doc)
     }
-    #expect(throws: JSONPatchError.cannotRemoveRoot(operation: 0)) { try apply(#"[{"op":"remove","path":""}]"#, to: doc) }
+    #expect(throws: JSONPatchError.cannotRemoveRoot(operation: 0)) {
+      try apply(#"[{"op":"remove","path":""}]"#, to: doc)
+    }
     #expect(throws: JSONPatchError.testFailed(try JSONPointer("/o"), operation: 0)) {
       try apply(#"[{"op":"test","path":"/o","value":{"k":1,"j":2}}]"#, to: doc)
     }
@@ -87,8 +106,14 @@ import Testing
 
   @Test func supportsEveryOperation() throws {
     let doc = #"{"a":[1,2],"o":{"k":{"deep":true}}}"#
-    #expect(try apply(#"[{"op":"copy","from":"/o/k","path":"/a/0"}]"#, to: doc) == ["a": [["deep": true], 1, 2], "o": ["k": ["deep": true]]])
-    #expect(try apply(#"[{"op":"move","from":"/a","path":"/o/a"}]"#, to: doc) == ["o": ["k": ["deep": true], "a": [1, 2]]])
+    #expect(
+      try apply(#"[{"op":"copy","from":"/o/k","path":"/a/0"}]"#, to: doc) == [
+        "a": [["deep": true], 1, 2], "o": ["k": ["deep": true]],
+      ])
+    #expect(
+      try apply(#"[{"op":"move","from":"/a","path":"/o/a"}]"#, to: doc) == [
+        "o": ["k": ["deep": true], "a": [1, 2]]
+      ])
     #expect(try apply(#"[{"op":"move","from":"/a/0","path":"/a/-"}]"#, to: doc)["a"] == [2, 1])
     #expect(try apply(#"[{"op":"move","from":"/a","path":"/a"}]"#, to: doc) == JSON(parsing: doc))
     #expect(try apply(#"[{"op":"replace","path":"","value":[1]}]"#, to: doc) == [1])

@@ -84,15 +84,19 @@ import Testing
   }
 
   @Test func replacesAcrossTypesAndTheRoot() throws {
-    #expect(JSONPatch.diff(from: ["a": 1], to: ["a": [1]]) == [.replace(path: try JSONPointer("/a"), value: [1])])
+    #expect(
+      JSONPatch.diff(from: ["a": 1], to: ["a": [1]]) == [.replace(path: try JSONPointer("/a"), value: [1])])
     #expect(JSONPatch.diff(from: .null, to: ["a": 1]) == [.replace(path: .root, value: ["a": 1])])
     #expect(JSONPatch.diff(from: ["n": 1], to: ["n": 1.0]).isEmpty)
-    #expect(JSONPatch.diff(from: ["b": true], to: ["b": 1]) == [.replace(path: try JSONPointer("/b"), value: 1)])
+    #expect(
+      JSONPatch.diff(from: ["b": true], to: ["b": 1]) == [.replace(path: try JSONPointer("/b"), value: 1)])
   }
 
   @Test func largeObjectsUseAnIndex() throws {
     let old = JSON.object(JSONObject(uniqueKeysWithValues: (0..<500).map { ("k\($0)", JSON.int(Int64($0))) }))
-    let new = JSON.object(JSONObject(uniqueKeysWithValues: (0..<500).reversed().map { ("k\($0)", JSON.int($0 == 7 ? -7 : Int64($0))) }))
+    let new = JSON.object(
+      JSONObject(
+        uniqueKeysWithValues: (0..<500).reversed().map { ("k\($0)", JSON.int($0 == 7 ? -7 : Int64($0))) }))
     #expect(JSONPatch.diff(from: old, to: new) == [.replace(path: try JSONPointer("/k7"), value: -7)])
   }
 

@@ -5,13 +5,16 @@ import Testing
 @Suite struct JSONPointerTests {
   /// The example document of RFC 6901 §5.
   private let document: JSON = [
-    "foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5, "k\"l": 6, " ": 7, "m~n": 8,
+    "foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5, "k\"l": 6, " ": 7,
+    "m~n": 8,
   ]
 
-  @Test(arguments: [
-    ("", nil), ("/foo", nil), ("/foo/0", "bar"), ("/", 0), ("/a~1b", 1), ("/c%d", 2), ("/e^f", 3), ("/g|h", 4),
-    ("/i\\j", 5), ("/k\"l", 6), ("/ ", 7), ("/m~0n", 8),
-  ] as [(String, JSON?)])
+  @Test(
+    arguments: [
+      ("", nil), ("/foo", nil), ("/foo/0", "bar"), ("/", 0), ("/a~1b", 1), ("/c%d", 2), ("/e^f", 3),
+      ("/g|h", 4),
+      ("/i\\j", 5), ("/k\"l", 6), ("/ ", 7), ("/m~0n", 8),
+    ] as [(String, JSON?)])
   func resolvesTheRFCExamples(pointer: String, expected: JSON?) throws {
     let parsed = try JSONPointer(pointer)
     #expect(parsed.description == pointer)

@@ -20,14 +20,21 @@ import Testing
 
   @Test func roundTripsTheEncodingCorpus() throws {
     let collections = EncodingCorpus.Collections()
-    #expect(try decoder.decode(EncodingCorpus.Collections.self, from: JSONValueEncoder().encode(collections)) == collections)
+    #expect(
+      try decoder.decode(EncodingCorpus.Collections.self, from: JSONValueEncoder().encode(collections))
+        == collections)
     let scalars = EncodingCorpus.Scalars()
-    #expect(try decoder.decode(EncodingCorpus.Scalars.self, from: JSONValueEncoder().encode(scalars)) == scalars)
+    #expect(
+      try decoder.decode(EncodingCorpus.Scalars.self, from: JSONValueEncoder().encode(scalars)) == scalars)
     let optionals = EncodingCorpus.Optionals()
-    let decodedOptionals = try decoder.decode(EncodingCorpus.Optionals.self, from: JSONValueEncoder().encode(optionals))
-    #expect(decodedOptionals.present == 1 && decodedOptionals.absent == nil && decodedOptionals.array == ["a", nil])
+    let decodedOptionals = try decoder.decode(
+      EncodingCorpus.Optionals.self, from: JSONValueEncoder().encode(optionals))
+    #expect(
+      decodedOptionals.present == 1 && decodedOptionals.absent == nil && decodedOptionals.array == ["a", nil])
     let special = EncodingCorpus.Special()
-    #expect(try decoder.decode(EncodingCorpus.Special.self, from: JSONValueEncoder().encode(special)).data == special.data)
+    #expect(
+      try decoder.decode(EncodingCorpus.Special.self, from: JSONValueEncoder().encode(special)).data
+        == special.data)
     #expect(try decode(Date.self, "1500") == Date(timeIntervalSince1970: 1.5))
     #expect(try decode(EncodingCorpus.Wrapper<[Int]>.self, "[1,2]") == .init([1, 2]))
     #expect(try decode(JSON.self, #"{"a":[1,null]}"#) == ["a": [1, .null]])
@@ -40,7 +47,9 @@ import Testing
     #expect(try decode(UInt64.self, "9223372036854775807") == UInt64(Int64.max))
     #expect(try decode(Float.self, "0.1") == Float(0.1))
     #expect(try decode(Decimal.self, "0.1") == Decimal(string: "0.1"))
-    for (text, type) in [("1.5", Int.self), ("300", Int8.self), ("-1", UInt.self)] as [(String, any Decodable.Type)] {
+    for (text, type) in [("1.5", Int.self), ("300", Int8.self), ("-1", UInt.self)]
+      as [(String, any Decodable.Type)]
+    {
       #expect(throws: DecodingError.self) { try decoder.decode(type, from: Array(text.utf8)) }
     }
     #expect(throws: DecodingError.self) { try decode(Float.self, "3.5e39") }
@@ -48,17 +57,22 @@ import Testing
   }
 
   /// The kind, full coding path and message of the error decoding `text` throws.
-  private func failure<T: Decodable>(_ type: T.Type, _ text: String) -> (kind: String, path: [String], message: String)? {
+  private func failure<T: Decodable>(_ type: T.Type, _ text: String) -> (
+    kind: String, path: [String], message: String
+  )? {
     do {
       _ = try decode(T.self, text)
       return nil
     } catch let error as DecodingError {
       switch error {
-      case .typeMismatch(_, let context): return ("typeMismatch", context.codingPath.map(\.stringValue), context.debugDescription)
-      case .valueNotFound(_, let context): return ("valueNotFound", context.codingPath.map(\.stringValue), context.debugDescription)
+      case .typeMismatch(_, let context):
+        return ("typeMismatch", context.codingPath.map(\.stringValue), context.debugDescription)
+      case .valueNotFound(_, let context):
+        return ("valueNotFound", context.codingPath.map(\.stringValue), context.debugDescription)
       case .keyNotFound(let key, let context):
         return ("keyNotFound", (context.codingPath + [key]).map(\.stringValue), context.debugDescription)
-      case .dataCorrupted(let context): return ("dataCorrupted", context.codingPath.map(\.stringValue), context.debugDescription)
+      case .dataCorrupted(let context):
+        return ("dataCorrupted", context.codingPath.map(\.stringValue), context.debugDescription)
       @unknown default: return nil
       }
     } catch {
@@ -78,8 +92,12 @@ import Testing
     let null = failure(Todo.self, #"{"title":null,"tags":[]}"#)
     #expect(null?.kind == "valueNotFound")
     #expect(null?.message == "Cannot get value of type String -- found null value instead")
-    #expect(failure(EncodingCorpus.Action.self, #"{"nope":{}}"#)?.message == "Invalid number of keys found, expected one.")
-    #expect(failure(Todo.self, "[]")?.message == "Expected to decode Dictionary<String, Any> but found an array instead.")
+    #expect(
+      failure(EncodingCorpus.Action.self, #"{"nope":{}}"#)?.message
+        == "Invalid number of keys found, expected one.")
+    #expect(
+      failure(Todo.self, "[]")?.message
+        == "Expected to decode Dictionary<String, Any> but found an array instead.")
     #expect(failure([Int].self, "[1]") == nil)
     #expect(failure(Int8.self, "300")?.message == "Number 300 does not fit in Int8.")
     let malformed = failure(Int.self, "[1,")

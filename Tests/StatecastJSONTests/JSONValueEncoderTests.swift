@@ -66,7 +66,8 @@ import Testing
     let json = try JSONValueEncoder().encode(Twice())
     #expect(json.objectValue?.keys == ["a", "b"])
     #expect(json["a"] == 3)
-    let many = try JSONValueEncoder().encode(Dictionary(uniqueKeysWithValues: (0..<100).map { ("k\($0)", $0) }))
+    let many = try JSONValueEncoder().encode(
+      Dictionary(uniqueKeysWithValues: (0..<100).map { ("k\($0)", $0) }))
     #expect(many.objectValue?.count == 100)
     #expect(many["k42"] == 42)
   }

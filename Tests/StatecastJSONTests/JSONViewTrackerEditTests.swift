@@ -107,7 +107,9 @@ import Testing
           if let index = view.groups[group].rows.indices.randomElement(using: &generator) {
             view.groups[group].rows[index].title += "?"
           }
-          if Bool.random(using: &generator) { view.groups.swapAt(group, Int.random(in: 0..<view.groups.count, using: &generator)) }
+          if Bool.random(using: &generator) {
+            view.groups.swapAt(group, Int.random(in: 0..<view.groups.count, using: &generator))
+          }
         case 12:
           let group = Int.random(in: 0..<view.groups.count, using: &generator)
           nextID += 1
@@ -117,13 +119,16 @@ import Testing
             view.groups.remove(at: Int.random(in: 0..<view.groups.count, using: &generator))
           } else {
             nextID += 1
-            view.groups.insert(Group(id: nextID, rows: [row(nextID)]), at: Int.random(in: 0...view.groups.count, using: &generator))
+            view.groups.insert(
+              Group(id: nextID, rows: [row(nextID)]),
+              at: Int.random(in: 0...view.groups.count, using: &generator))
           }
         default:
-          view.rows.append(contentsOf: (0..<Int.random(in: 0..<20, using: &generator)).map { _ in
-            nextID += 1
-            return row(nextID)
-          })
+          view.rows.append(
+            contentsOf: (0..<Int.random(in: 0..<20, using: &generator)).map { _ in
+              nextID += 1
+              return row(nextID)
+            })
         }
       }
       // Now and then, copy the tracker: both must go on independently.
@@ -161,10 +166,14 @@ import Testing
       rows[index].done.toggle()  // edited in place: the tracker keeps a buffer of its own
       #expect(rows.withUnsafeBufferPointer { $0.baseAddress } == before)
       let patch = try tracker.update(to: ["rows": rows])
-      #expect(patch == [.replace(path: try JSONPointer("/rows/\(index)/done"), value: .bool(rows[index].done))])
+      #expect(
+        patch == [.replace(path: try JSONPointer("/rows/\(index)/done"), value: .bool(rows[index].done))])
     }
     rows.insert(row(-1), at: 0)
-    #expect(try tracker.update(to: ["rows": rows]) == [.add(path: try JSONPointer("/rows/0"), value: try JSONValueEncoder().encode(row(-1)))])
+    #expect(
+      try tracker.update(to: ["rows": rows]) == [
+        .add(path: try JSONPointer("/rows/0"), value: try JSONValueEncoder().encode(row(-1)))
+      ])
     #expect(tracker.current == (try JSONValueEncoder().encode(["rows": rows])))
   }
 
@@ -271,7 +280,9 @@ import Testing
       #expect(wrappedMirror == plainMirror, "step \(step)")
     }
 
-    func tracker(_ tracker: inout JSONViewTracker, _ value: some Encodable & Sendable, mirror: JSON) throws -> JSON {
+    func tracker(_ tracker: inout JSONViewTracker, _ value: some Encodable & Sendable, mirror: JSON) throws
+      -> JSON
+    {
       let patch = try tracker.update(to: value)
       let applied = try patch.applied(to: mirror)
       #expect(applied == tracker.current)

@@ -32,7 +32,8 @@ import Testing
   }
 
   private func view(rows count: Int) -> View {
-    View(header: Header(title: "Todos", count: count), rows: (0..<count).map { Row(id: $0, title: "row \($0)") })
+    View(
+      header: Header(title: "Todos", count: count), rows: (0..<count).map { Row(id: $0, title: "row \($0)") })
   }
 
   @Test func firstUpdateReplacesTheWholeDocument() throws {
@@ -55,7 +56,8 @@ import Testing
     #expect(patch == [.replace(path: try JSONPointer("/rows/500/done"), value: true)])
     #expect(tracker.current == (try JSONValueEncoder().encode(value)))
     // Unchanged rows are the very same JSON storage as before.
-    guard case .array(let oldRows)? = before["rows"], case .array(let newRows)? = tracker.current["rows"] else {
+    guard case .array(let oldRows)? = before["rows"], case .array(let newRows)? = tracker.current["rows"]
+    else {
       Issue.record("rows missing")
       return
     }
@@ -84,15 +86,23 @@ import Testing
     var value = view(rows: 30)
     for step in 0..<400 {
       switch Int.random(in: 0..<9, using: &generator) {
-      case 0: value.rows.insert(Row(id: 1_000 + step, title: "new \(step)"), at: Int.random(in: 0...value.rows.count, using: &generator))
-      case 1: if !value.rows.isEmpty { value.rows.remove(at: Int.random(in: 0..<value.rows.count, using: &generator)) }
+      case 0:
+        value.rows.insert(
+          Row(id: 1_000 + step, title: "new \(step)"),
+          at: Int.random(in: 0...value.rows.count, using: &generator))
+      case 1:
+        if !value.rows.isEmpty {
+          value.rows.remove(at: Int.random(in: 0..<value.rows.count, using: &generator))
+        }
       case 2:
         if value.rows.count > 1 {
           let row = value.rows.remove(at: Int.random(in: 0..<value.rows.count, using: &generator))
           value.rows.insert(row, at: Int.random(in: 0...value.rows.count, using: &generator))
         }
       case 3: value.header.count += 1
-      case 4: value.byKey["k\(Int.random(in: 0..<5, using: &generator))"] = value.rows.randomElement(using: &generator)
+      case 4:
+        value.byKey["k\(Int.random(in: 0..<5, using: &generator))"] = value.rows.randomElement(
+          using: &generator)
       case 5: value.selected = value.selected == nil ? value.rows.first : nil
       case 6: value.note = value.note == nil ? "note \(step)" : nil
       case 7: value.rows.shuffle(using: &generator)
@@ -116,7 +126,9 @@ import Testing
     var rows = (0..<10).map { PlainRow(id: $0, value: Double($0)) }
     _ = try tracker.update(to: ["rows": rows])
     rows[3].value = 0.5
-    #expect(try tracker.update(to: ["rows": rows]) == [.replace(path: try JSONPointer("/rows/3/value"), value: 0.5)])
+    #expect(
+      try tracker.update(to: ["rows": rows]) == [.replace(path: try JSONPointer("/rows/3/value"), value: 0.5)]
+    )
   }
 
   @Test func failedUpdateLeavesTheTrackerAsItWas() throws {
@@ -125,7 +137,10 @@ import Testing
     let before = tracker.current
     #expect(throws: EncodingError.self) { try tracker.update(to: [PlainRow(id: 1, value: .nan)]) }
     #expect(tracker.current == before)
-    #expect(try tracker.update(to: [PlainRow(id: 1, value: 2)]) == [.replace(path: try JSONPointer("/0/value"), value: 2)])
+    #expect(
+      try tracker.update(to: [PlainRow(id: 1, value: 2)]) == [
+        .replace(path: try JSONPointer("/0/value"), value: 2)
+      ])
   }
 
   @Test func copiesAreIndependent() throws {

@@ -84,7 +84,9 @@ import Testing
     for (bytes, offset) in cases {
       #expect(throws: JSONParsingError(.invalidUTF8, at: offset)) { try JSON(parsing: bytes) }
     }
-    #expect(throws: JSONParsingError(.unexpectedCharacter(0xEF), at: 0)) { try JSON(parsing: [0xEF, 0xBB, 0xBF, 0x31]) }
+    #expect(throws: JSONParsingError(.unexpectedCharacter(0xEF), at: 0)) {
+      try JSON(parsing: [0xEF, 0xBB, 0xBF, 0x31])
+    }
   }
 
   @Test func limitsNestingDepth() throws {
@@ -93,7 +95,9 @@ import Testing
     #expect(throws: JSONParsingError(.tooDeep(limit: 64), at: 64)) {
       try JSON(parsing: "[" + deep + "]")
     }
-    #expect(throws: JSONParsingError(.tooDeep(limit: 2), at: 6)) { try JSON(parsing: #"{"a":[[1]]}"#, maxDepth: 2) }
+    #expect(throws: JSONParsingError(.tooDeep(limit: 2), at: 6)) {
+      try JSON(parsing: #"{"a":[[1]]}"#, maxDepth: 2)
+    }
     let hostile = String(repeating: "[", count: 1_000_000)
     #expect(throws: JSONParsingError(.tooDeep(limit: 64), at: 64)) { try JSON(parsing: hostile) }
   }
@@ -111,7 +115,8 @@ import Testing
   @Test func errorsSayWhereAndWhat() {
     let error = JSONParsingError(.leadingZero, at: 5)
     #expect(error.description == "leading zeros are not allowed in a number at byte 5")
-    #expect(JSONParsingError(.unexpectedCharacter(0x7D), at: 3).description == "unexpected character '}' at byte 3")
+    #expect(
+      JSONParsingError(.unexpectedCharacter(0x7D), at: 3).description == "unexpected character '}' at byte 3")
   }
 
   @Test func roundTripsThroughSerializationAndAgreesWithFoundation() throws {
@@ -123,7 +128,8 @@ import Testing
       #expect(reparsed == value)
       // Foundation's parser must read our output as the same value.
       let foundation = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
-      let viaFoundation = try JSON(parsing: JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed]))
+      let viaFoundation = try JSON(
+        parsing: JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed]))
       #expect(viaFoundation == value)
     }
   }

@@ -15,7 +15,8 @@ import Testing
     var stores: [(String, Store<Board, BoardAction>)] = []
     for index in 0..<100 {
       let journal = try await RoomJournal.open(room: "room/\(index)", in: storage, initialState: Board())
-      stores.append(("room/\(index)", Store(initialState: Board(), reducer: boardReducer, commit: journal.commit)))
+      stores.append(
+        ("room/\(index)", Store(initialState: Board(), reducer: boardReducer, commit: journal.commit)))
     }
     let before = storage.counters
     try await withThrowingDiscardingTaskGroup { group in

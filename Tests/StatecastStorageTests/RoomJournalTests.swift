@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import Statecast
 import StatecastJSON
-@testable import StatecastStorage
 import Testing
+
+@testable import StatecastStorage
 
 @Suite(.timeLimit(.minutes(1))) struct RoomJournalTests {
   @Test func aNewRoomStartsAtRevisionZeroWithItsInitialState() async throws {
@@ -52,7 +53,8 @@ import Testing
     let store = Store(initialState: journal.restoredState, reducer: boardReducer, commit: journal.commit)
     for index in 1...12 { try await store.send(.added("card \(index)")).committed() }
 
-    let (snapshotRevision, journalRevisions) = try await DatabaseQueue(path: directory.databasePath).read { db in
+    let (snapshotRevision, journalRevisions) = try await DatabaseQueue(path: directory.databasePath).read {
+      db in
       (
         try Int64.fetchOne(db, sql: "SELECT snapshotRevision FROM room WHERE id = 'r'"),
         try Int64.fetchAll(db, sql: "SELECT revision FROM journal WHERE room = 'r' ORDER BY revision")
@@ -73,7 +75,8 @@ import Testing
     }
     #expect(mode == "wal")
     // 2 is FULL: the WAL is synced at every commit, so an acknowledged one survives power loss.
-    let synchronous = try await storage.database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+    let synchronous = try await storage.database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous")
+    }
     #expect(synchronous == 2)
   }
 
@@ -104,7 +107,8 @@ import Testing
     )
     #expect(fresh.revision == 2)
     let archived = try await DatabaseQueue(path: directory.databasePath).read { db in
-      try String.fetchOne(db, sql: "SELECT CAST(snapshot AS TEXT) FROM archivedSnapshot WHERE room = 'board/7'")
+      try String.fetchOne(
+        db, sql: "SELECT CAST(snapshot AS TEXT) FROM archivedSnapshot WHERE room = 'board/7'")
     }
     #expect(archived?.contains("keep me") == true)
   }

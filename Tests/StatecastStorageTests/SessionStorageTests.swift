@@ -15,7 +15,8 @@ import Testing
       id: "s1",
       topics: [
         StoredTopic(topic: "todos/team-42"),
-        StoredTopic(topic: "counter", params: ["start": 1], state: ["count": 3, "label": "ü \"x\""], revision: 12),
+        StoredTopic(
+          topic: "counter", params: ["start": 1], state: ["count": 3, "label": "ü \"x\""], revision: 12),
       ]
     )
     try await storage.saveSessions([tab, StoredSession(id: "s2", topics: [])])
@@ -25,7 +26,9 @@ import Testing
     #expect(loaded.topics == tab.topics)
     #expect(loaded.savedAt == clock.now)
 
-    try await reopened.saveSessions([StoredSession(id: "s1", topics: [StoredTopic(topic: "counter", revision: 13)])])
+    try await reopened.saveSessions([
+      StoredSession(id: "s1", topics: [StoredTopic(topic: "counter", revision: 13)])
+    ])
     #expect(try await reopened.loadSession("s1")?.topics == [StoredTopic(topic: "counter", revision: 13)])
     try await reopened.deleteSession("s1")
     #expect(try await reopened.loadSession("s1") == nil)
@@ -48,7 +51,8 @@ import Testing
     clock.advance(by: 1_800)
     // A change counts as use: "old" was created first but changed last.
     try await storage.append(
-      JournalEntry(room: "old", revision: 1, patch: JSONPatch.diff(from: ["n": 0], to: ["n": 1]), state: ["n": 1])
+      JournalEntry(
+        room: "old", revision: 1, patch: JSONPatch.diff(from: ["n": 0], to: ["n": 1]), state: ["n": 1])
     )
     clock.advance(by: 60)
 

@@ -49,7 +49,10 @@ import Testing
     // same room still applies cleanly.
     try await store.send(.added("after")).committed()
     let restored = try #require(try await writable.loadRoom("r"))
-    #expect(try JSONValueDecoder().decode(Board.self, from: restored.state).cards.map(\.text) == ["stored", "after"])
+    #expect(
+      try JSONValueDecoder().decode(Board.self, from: restored.state).cards.map(\.text) == [
+        "stored", "after",
+      ])
     observation.cancel()
   }
 

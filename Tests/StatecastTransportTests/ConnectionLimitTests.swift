@@ -1,6 +1,7 @@
 import Foundation
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// The operator's connection limits: upgrades beyond them are answered 503 and counted.

@@ -1,6 +1,7 @@
 import Foundation
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// Readiness and draining: `/readyz` follows the transport's life, a draining transport
@@ -42,7 +43,8 @@ struct DrainTests {
   }
 
   @Test func readinessIs503BeforeStart() async throws {
-    let transport = WebSocketTransport(configuration: TransportConfiguration(port: 0), handler: RecordingHandler())
+    let transport = WebSocketTransport(
+      configuration: TransportConfiguration(port: 0), handler: RecordingHandler())
     #expect(transport.isReady == false)
     try transport.start()
     #expect(transport.isReady)

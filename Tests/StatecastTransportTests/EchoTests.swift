@@ -1,5 +1,6 @@
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// The optional `/echo` endpoint, answered by the transport itself.

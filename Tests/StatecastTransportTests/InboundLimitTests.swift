@@ -1,5 +1,6 @@
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// What the transport accepts from a client at `/ws`: whole text messages of valid UTF-8
@@ -77,7 +78,8 @@ struct InboundLimitTests {
     connection.send(text: "after")
     var events: [WebSocketEvent] = []
     for await event in connection.events { events.append(event) }
-    let handlerEvents = await Self.collect(fixture.handler.events, until: { if case .closed = $0 { true } else { false } })
+    let handlerEvents = await Self.collect(
+      fixture.handler.events, until: { if case .closed = $0 { true } else { false } })
     await fixture.stop()
     #expect(events.first == .text(Array(RecordingHandler.tooLargeReply.utf8)))
     guard case .closed(1009, _)? = events.last else {

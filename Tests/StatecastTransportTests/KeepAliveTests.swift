@@ -1,5 +1,6 @@
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// Pings and the idle timeout: a peer that answers pings stays, one that does not is

@@ -1,5 +1,6 @@
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// Frames from the server: order, broadcast of one shared frame, close after the queue,

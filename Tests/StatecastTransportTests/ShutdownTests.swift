@@ -1,5 +1,6 @@
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// Graceful shutdown: 1001 to every connection after its queued frames, then the port
@@ -27,7 +28,8 @@ struct ShutdownTests {
     }
     await fixture.stop()
     for events in endings {
-      #expect(events == [.text(Array("last words".utf8)), .closed(code: 1001, reason: "server shutting down")])
+      #expect(
+        events == [.text(Array("last words".utf8)), .closed(code: 1001, reason: "server shutting down")])
     }
     #expect(fixture.transport.connectionCount == 0)
   }
@@ -43,7 +45,8 @@ struct ShutdownTests {
   }
 
   @Test func shutdownOfATransportThatNeverStartedReturns() async {
-    let transport = WebSocketTransport(configuration: TransportConfiguration(port: 0), handler: RecordingHandler())
+    let transport = WebSocketTransport(
+      configuration: TransportConfiguration(port: 0), handler: RecordingHandler())
     await transport.shutdown()
     #expect(throws: TransportError.alreadyStarted) { try transport.start() }
   }

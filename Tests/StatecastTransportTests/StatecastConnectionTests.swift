@@ -1,6 +1,7 @@
 import StatecastClient
 import StatecastJSON
 import Testing
+
 @testable import StatecastTransport
 
 /// The Swift protocol client against a minimal protocol server on the real transport.
@@ -13,7 +14,8 @@ struct StatecastConnectionTests {
 
     static func start() throws -> Server {
       let protocolServer = MiniProtocolServer()
-      let transport = WebSocketTransport(configuration: TransportConfiguration(port: 0), handler: protocolServer)
+      let transport = WebSocketTransport(
+        configuration: TransportConfiguration(port: 0), handler: protocolServer)
       protocolServer.transport = transport
       let port = try transport.start()
       return Server(transport: transport, protocolServer: protocolServer, url: "ws://127.0.0.1:\(port)/ws")

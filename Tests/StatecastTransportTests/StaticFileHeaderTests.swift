@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StatecastTransport
 
 /// The headers of static files: security headers, an ETag and revalidation.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StatecastTransport
 
 /// Files, app pages and `/healthz` over a real port.

@@ -1,6 +1,7 @@
 import Foundation
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// The same port over TLS, with a self-signed certificate made for the test.
@@ -52,14 +53,16 @@ struct TLSTests {
 
   @Test func startFailsWhenTheCertificateCannotBeRead() throws {
     var configuration = TransportConfiguration(port: 0)
-    configuration.tls = TLSConfiguration(certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
+    configuration.tls = TLSConfiguration(
+      certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
     let transport = WebSocketTransport(configuration: configuration, handler: RecordingHandler())
     #expect(throws: TransportError.self) { try transport.start() }
   }
 
   /// A fresh key and self-signed certificate for `127.0.0.1`, made with `openssl`.
   static func makeSelfSignedCertificate() throws -> (certificate: String, key: String) {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statecast-tls-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "statecast-tls-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let certificate = directory.appendingPathComponent("cert.pem").path
     let key = directory.appendingPathComponent("key.pem").path
@@ -67,7 +70,8 @@ struct TLSTests {
       "/usr/bin/openssl",
       [
         "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out",
+        certificate,
       ])
     return (certificate, key)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StatecastTransport
 
 /// The upgrade check: refusals answered in HTTP/1.1 before any WebSocket exists, and the
@@ -13,9 +14,12 @@ struct UpgradeCheckTests {
       $0.upgradeHeaderNames = ["X-Tenant"]
       $0.upgradeCheck = { request in
         if request.header("authorization") == "Bearer letmein" {
-          return .accept(identity: "bearer \(request.path) \(request.peerAddress) \(request.header("x-tenant") ?? "-")")
+          return .accept(
+            identity: "bearer \(request.path) \(request.peerAddress) \(request.header("x-tenant") ?? "-")")
         }
-        guard let sid = request.cookie(named: "sid") else { return .refuse(status: 401, reason: "sign in first") }
+        guard let sid = request.cookie(named: "sid") else {
+          return .refuse(status: 401, reason: "sign in first")
+        }
         guard sid.hasPrefix("good-") else { return .refuse(status: 403, reason: "bad session") }
         return .accept(identity: String(sid.dropFirst(5)))
       }
@@ -26,7 +30,8 @@ struct UpgradeCheckTests {
     String, RawSocket
   ) {
     let socket = try RawSocket(port: port)
-    var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    var request =
+      "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
     request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
     for header in headers { request += header + "\r\n" }
     try socket.write(request + "\r\n")
@@ -43,7 +48,8 @@ struct UpgradeCheckTests {
 
   @Test func anUpgradeWithBadCredentialsIsAnswered403() async throws {
     let fixture = try Self.start()
-    let (answer, _) = try Self.upgrade(port: fixture.port, headers: ["Cookie: theme=dark; sid=forged"], toEnd: true)
+    let (answer, _) = try Self.upgrade(
+      port: fixture.port, headers: ["Cookie: theme=dark; sid=forged"], toEnd: true)
     await fixture.stop()
     #expect(answer.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
     #expect(answer.hasSuffix("bad session\n"))
@@ -67,11 +73,14 @@ struct UpgradeCheckTests {
   @Test func theCheckReadsAnyHeaderThePathAndThePeer() async throws {
     let fixture = try Self.start()
     let (answer, _) = try Self.upgrade(
-      port: fixture.port, path: "/ws?room=7&x=y", headers: ["Authorization: Bearer letmein", "X-Tenant: acme"])
+      port: fixture.port, path: "/ws?room=7&x=y",
+      headers: ["Authorization: Bearer letmein", "X-Tenant: acme"])
     #expect(answer.hasPrefix("HTTP/1.1 101"))
     let identified = await fixture.handler.events.first { if case .identified = $0 { true } else { false } }
     await fixture.stop()
-    #expect(identified.map { if case .identified(_, let name) = $0 { name } else { "" } } == "bearer /ws?room=7&x=y 127.0.0.1 acme")
+    #expect(
+      identified.map { if case .identified(_, let name) = $0 { name } else { "" } }
+        == "bearer /ws?room=7&x=y 127.0.0.1 acme")
   }
 
   @Test func theEchoEndpointIsNotChecked() async throws {

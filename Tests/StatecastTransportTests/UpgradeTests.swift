@@ -1,5 +1,6 @@
 import StatecastClient
 import Testing
+
 @testable import StatecastTransport
 
 /// Which WebSocket upgrades the transport accepts: path, subprotocol, Origin.
@@ -19,7 +20,8 @@ struct UpgradeTests {
 
   @Test func picksTheStatecastSubprotocolAmongOthers() async throws {
     let fixture = try TransportFixture.start()
-    let connection = try await fixture.client.connect(to: fixture.wsURL, subprotocols: ["chat", "statecast.v1"])
+    let connection = try await fixture.client.connect(
+      to: fixture.wsURL, subprotocols: ["chat", "statecast.v1"])
     await fixture.stop()
     #expect(connection.subprotocol == "statecast.v1")
   }

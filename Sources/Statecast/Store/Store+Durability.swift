@@ -32,7 +32,8 @@ extension Store {
       Self.collectSends(of: effect, into: &queue)
       steps.append(.init(action: action, state: pipeline!.working, effect: effect))
     }
-    pipeline!.pending.append(.init(steps: steps, handle: handle, reportsFailureToStore: reportsFailureToStore))
+    pipeline!.pending.append(
+      .init(steps: steps, handle: handle, reportsFailureToStore: reportsFailureToStore))
     if !pipeline!.isCommitting {
       pipeline!.isCommitting = true
       // Runs after this send returns, so actions sent in the same turn share the commit.
@@ -48,7 +49,8 @@ extension Store {
     while !pipeline!.pending.isEmpty {
       let batch = pipeline!.takeBatch()
       let target = pipeline!.working
-      let commit = Commit(previous: state, state: target, actionCount: batch.reduce(0) { $0 + $1.steps.count })
+      let commit = Commit(
+        previous: state, state: target, actionCount: batch.reduce(0) { $0 + $1.steps.count })
       do {
         try await commitFunction(commit)
         publish(batch)
@@ -72,7 +74,9 @@ extension Store {
       var alreadyReduced: [Action] = []
       if !isClosed {
         for step in entry.steps {
-          startEffects(of: step.action, effect: step.effect, state: step.state, started: &started, followUps: &alreadyReduced)
+          startEffects(
+            of: step.action, effect: step.effect, state: step.state, started: &started,
+            followUps: &alreadyReduced)
         }
       }
       entry.handle.markStarted(StoreTask(started))

@@ -55,7 +55,9 @@ public final class TopicSubscription: @unchecked Sendable {
   /// current revision or does not apply (the caller then asks for a snapshot). Reader task.
   func applyPatch(_ patch: JSONPatch, revision: Int64) -> Bool {
     let next: JSON? = lock.withLock {
-      guard let base = current, revision == base.revision + 1, let patched = try? patch.applied(to: base.state) else {
+      guard let base = current, revision == base.revision + 1,
+        let patched = try? patch.applied(to: base.state)
+      else {
         return nil
       }
       current = (patched, revision)

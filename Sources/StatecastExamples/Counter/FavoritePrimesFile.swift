@@ -1,5 +1,5 @@
-public import FoundationEssentials
 import Foundation
+public import FoundationEssentials
 
 /// The live store of favourite primes: a JSON array of integers in one file.
 ///

@@ -1,5 +1,5 @@
-public import FoundationEssentials
 import Foundation
+public import FoundationEssentials
 
 /// Prime numbers for the counter: a primality test and the nth prime.
 ///

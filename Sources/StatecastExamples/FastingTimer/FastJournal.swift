@@ -1,5 +1,5 @@
-public import FoundationEssentials
 import Foundation
+public import FoundationEssentials
 
 /// The demo's share service: a journal of the fasts people shared.
 ///

@@ -1,5 +1,5 @@
-public import FoundationEssentials
 import Foundation
+public import FoundationEssentials
 import Synchronization
 
 /// The demo's recruitment back end and session, in memory and deterministic.

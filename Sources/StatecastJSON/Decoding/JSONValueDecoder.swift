@@ -29,13 +29,17 @@ public struct JSONValueDecoder {
   /// and decodes a `T` from them.
   /// - Throws: `DecodingError.dataCorrupted` whose underlying error is the
   ///   ``JSONParsingError`` for malformed JSON, or the errors of ``decode(_:from:)-(_,JSON)``.
-  public func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, maxDepth: Int = 64) throws -> T {
+  public func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, maxDepth: Int = 64)
+    throws -> T
+  {
     let json: JSON
     do {
       json = try JSON(parsing: bytes, maxDepth: maxDepth)
     } catch {
       throw DecodingError.dataCorrupted(
-        .init(codingPath: [], debugDescription: "The given data was not valid JSON: \(error).", underlyingError: error))
+        .init(
+          codingPath: [], debugDescription: "The given data was not valid JSON: \(error).",
+          underlyingError: error))
     }
     return try decode(T.self, from: json)
   }

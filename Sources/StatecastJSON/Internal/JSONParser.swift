@@ -355,7 +355,8 @@ struct JSONParser {
       isInteger = false
       position += 1
       var exponentNegative = false
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+      {
         exponentNegative = bytes[position] == UInt8(ascii: "-")
         position += 1
       }
@@ -382,13 +383,16 @@ struct JSONParser {
     let decimalExponent = exponent - fractionDigits
     if droppedDigits == 0, mantissa < 1 << 53, abs(decimalExponent) <= 22 {
       var value = Double(mantissa)
-      value = decimalExponent < 0
+      value =
+        decimalExponent < 0
         ? value / Self.powersOfTen[-decimalExponent]
         : value * Self.powersOfTen[decimalExponent]
       return .double(negative ? -value : value)
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-    guard let value = Double(text), value.isFinite else { throw JSONParsingError(.numberOutOfRange, at: start) }
+    guard let value = Double(text), value.isFinite else {
+      throw JSONParsingError(.numberOutOfRange, at: start)
+    }
     return .double(value)
   }
 

@@ -65,7 +65,9 @@ enum JSONWriter {
       appendASCII("null", into: &buffer)
       return
     }
-    if let integer = Int64(exactly: value), integer.magnitude < 1 << 53, !(integer == 0 && value.sign == .minus) {
+    if let integer = Int64(exactly: value), integer.magnitude < 1 << 53,
+      !(integer == 0 && value.sign == .minus)
+    {
       writeInteger(integer, into: &buffer)
       return
     }

@@ -23,7 +23,9 @@ extension JSONPatch {
 /// The six RFC 6902 operations over `inout JSON`, navigating with copy-on-write so only
 /// the containers along a path are copied, once.
 enum PatchApplier {
-  static func apply(_ operation: JSONPatchOperation, to document: inout JSON, index: Int) throws(JSONPatchError) {
+  static func apply(_ operation: JSONPatchOperation, to document: inout JSON, index: Int)
+    throws(JSONPatchError)
+  {
     switch operation {
     case .add(let path, let value):
       try add(value, at: path, in: &document, index: index)
@@ -53,7 +55,9 @@ enum PatchApplier {
   }
 
   /// The value at `pointer`, `nil` if absent; a malformed array index is an error.
-  private static func value(at pointer: JSONPointer, in document: JSON, index: Int) throws(JSONPatchError) -> JSON? {
+  private static func value(at pointer: JSONPointer, in document: JSON, index: Int) throws(JSONPatchError)
+    -> JSON?
+  {
     var current = document
     for token in pointer.tokens {
       switch current {
@@ -74,7 +78,9 @@ enum PatchApplier {
     return current
   }
 
-  private static func add(_ value: JSON, at pointer: JSONPointer, in document: inout JSON, index: Int) throws(JSONPatchError) {
+  private static func add(_ value: JSON, at pointer: JSONPointer, in document: inout JSON, index: Int)
+    throws(JSONPatchError)
+  {
     guard let last = pointer.tokens.last else {
       document = value
       return
@@ -104,7 +110,9 @@ enum PatchApplier {
     }
   }
 
-  private static func remove(at pointer: JSONPointer, in document: inout JSON, index: Int) throws(JSONPatchError) -> JSON {
+  private static func remove(at pointer: JSONPointer, in document: inout JSON, index: Int)
+    throws(JSONPatchError) -> JSON
+  {
     guard let last = pointer.tokens.last else { throw .cannotRemoveRoot(operation: index) }
     return try withContainer(of: pointer, in: &document, index: index) { container throws(JSONPatchError) in
       switch container {
@@ -128,7 +136,9 @@ enum PatchApplier {
     }
   }
 
-  private static func replace(at pointer: JSONPointer, with value: JSON, in document: inout JSON, index: Int) throws(JSONPatchError) {
+  private static func replace(at pointer: JSONPointer, with value: JSON, in document: inout JSON, index: Int)
+    throws(JSONPatchError)
+  {
     guard let last = pointer.tokens.last else {
       document = value
       return
@@ -136,7 +146,9 @@ enum PatchApplier {
     try withContainer(of: pointer, in: &document, index: index) { container throws(JSONPatchError) in
       switch container {
       case .object(var object):
-        guard let position = object.index(forKey: last) else { throw .pathNotFound(pointer, operation: index) }
+        guard let position = object.index(forKey: last) else {
+          throw .pathNotFound(pointer, operation: index)
+        }
         container = .null
         object.members[position].value = value
         container = .object(object)
@@ -175,7 +187,9 @@ enum PatchApplier {
       defer { value = .object(object) }
       return try descend(&object.members[position].value, rest, pointer: pointer, index: index, body)
     case .array(var array):
-      guard let position = JSONPointer.arrayIndex(token) else { throw .invalidIndex(pointer, operation: index) }
+      guard let position = JSONPointer.arrayIndex(token) else {
+        throw .invalidIndex(pointer, operation: index)
+      }
       guard position < array.count else { throw .pathNotFound(pointer, operation: index) }
       value = .null
       defer { value = .array(array) }

@@ -33,7 +33,9 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     }
     guard string.utf8.first == UInt8(ascii: "/") else { throw .invalidPointer(string) }
     var parsed: [String] = []
-    for rawToken in string.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+    for rawToken in string.utf8.dropFirst().split(
+      separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    {
       guard rawToken.contains(UInt8(ascii: "~")) else {
         parsed.append(String(decoding: rawToken, as: UTF8.self))
         continue

@@ -127,7 +127,8 @@ final class Connection: @unchecked Sendable {
   }
 
   /// Handles one well-formed client message; returns the reply's extra fields.
-  private func handle(_ message: ClientMessage, isFirst: Bool) async throws(ProtocolError) -> [(String, JSON)] {
+  private func handle(_ message: ClientMessage, isFirst: Bool) async throws(ProtocolError) -> [(String, JSON)]
+  {
     let session = self.session
     switch message {
     case .hello(let previous, let revisions):
@@ -149,7 +150,8 @@ final class Connection: @unchecked Sendable {
 
     case .join(let topic, let params):
       try spendAllowance()
-      try await topics.join(topic, params: params, session: session.id, viewer: session.viewer, connection: id)
+      try await topics.join(
+        topic, params: params, session: session.id, viewer: session.viewer, connection: id)
       return []
 
     case .action(let topic, let action):

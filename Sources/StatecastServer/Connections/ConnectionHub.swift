@@ -42,7 +42,8 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
     let session = sessions.open(on: id, viewer: identity as? Viewer ?? .guest())
     let replies: any FrameSink = metrics.map { CountingSink(base: sink, metrics: $0) } ?? sink
     let connection = Connection(
-      id: id, session: session, configuration: configuration, sink: replies, sessions: sessions, topics: topics)
+      id: id, session: session, configuration: configuration, sink: replies, sessions: sessions,
+      topics: topics)
     lock.withLock { connections[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
     Task {

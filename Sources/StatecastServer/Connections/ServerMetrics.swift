@@ -73,7 +73,8 @@ final class ServerMetrics: @unchecked Sendable {
       "statecast_closes_total", "counter", "Close frames the server sent, by close code.",
       transport.closesByCode.sorted { $0.key < $1.key }.map { ("{code=\"\($0.key)\"}", $0.value) })
     family("statecast_frames_out_total", "counter", "WebSocket frames written.", [("", transport.framesOut)])
-    family("statecast_bytes_out_total", "counter", "WebSocket payload bytes written.", [("", transport.bytesOut)])
+    family(
+      "statecast_bytes_out_total", "counter", "WebSocket payload bytes written.", [("", transport.bytesOut)])
     family(
       "statecast_slow_reader_closes_total", "counter", "Connections closed for reading too slowly.",
       [("", transport.slowReaderCloses)])

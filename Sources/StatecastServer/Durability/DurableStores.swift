@@ -1,8 +1,8 @@
 import Foundation
+import Logging
 import Statecast
 import StatecastJSON
 import StatecastStorage
-import Logging
 
 /// Opens the stores of durable routes: a room from its journal, a per-tab store from
 /// the state saved with its session.
@@ -13,12 +13,14 @@ enum DurableStores {
   ) async throws -> OpenedStore<F.State, F.Action> {
     guard let storage = context.storage else {
       context.logger.warning(
-        "a durable route has no storage: its stores live in memory only", metadata: ["topic": "\(request.topic)"])
+        "a durable route has no storage: its stores live in memory only",
+        metadata: ["topic": "\(request.topic)"])
       return OpenedStore(store: F.makeStore(dependencies: dependencies, state: F.initialState, commit: nil))
     }
     switch context.restoring {
     case .some(let saved):
-      return try restoreTab(feature, request, saved, context, dependencies: dependencies, durability: durability)
+      return try restoreTab(
+        feature, request, saved, context, dependencies: dependencies, durability: durability)
     case .none:
       break
     }
@@ -30,12 +32,14 @@ enum DurableStores {
     }
     let journal = try await openJournal(feature, room: request.topic, storage: storage, context, durability)
     let state = journal.revision > 0 ? F.restored(journal.restoredState) : journal.restoredState
-    let store = F.makeStore(dependencies: dependencies, state: state, commit: { try await journal.commit($0) })
+    let store = F.makeStore(
+      dependencies: dependencies, state: state, commit: { try await journal.commit($0) })
     return OpenedStore(store: store, revision: restoredRevisionBase(), isRestored: true)
   }
 
   private static func openJournal<F: DurableFeature>(
-    _ feature: F.Type, room: String, storage: any StateStorage, _ context: HostContext, _ durability: Durability
+    _ feature: F.Type, room: String, storage: any StateStorage, _ context: HostContext,
+    _ durability: Durability
   ) async throws -> RoomJournal<F.State> {
     do {
       return try await RoomJournal.open(room: room, in: storage, initialState: F.initialState)

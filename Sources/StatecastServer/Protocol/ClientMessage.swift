@@ -18,15 +18,19 @@ enum ClientMessage: Sendable {
   /// Parses one text frame into a message and its `ref`.
   ///
   /// - Returns: the message, or the error to answer together with the `ref` to echo.
-  static func parse(_ bytes: [UInt8], maxDepth: Int) -> (ref: Int64?, result: Result<ClientMessage, ProtocolError>) {
-    guard let document = try? JSON(parsing: bytes, maxDepth: maxDepth), case .object(let fields) = document else {
+  static func parse(_ bytes: [UInt8], maxDepth: Int) -> (
+    ref: Int64?, result: Result<ClientMessage, ProtocolError>
+  ) {
+    guard let document = try? JSON(parsing: bytes, maxDepth: maxDepth), case .object(let fields) = document
+    else {
       return (nil, .failure(ProtocolError(.badJSON, "the message is not a JSON object")))
     }
     let ref: Int64
     switch usableRef(fields["ref"]) {
     case .some(let value): ref = value
     case .none:
-      let problem = fields["ref"] == nil ? "the message has no \"ref\"" : "\"ref\" must be an integer from 0 to 2^53 - 1"
+      let problem =
+        fields["ref"] == nil ? "the message has no \"ref\"" : "\"ref\" must be an integer from 0 to 2^53 - 1"
       return (nil, .failure(ProtocolError(.badMessage, problem)))
     }
     return (ref, message(from: fields))

@@ -82,7 +82,8 @@ public struct Route: Sendable {
     durability: Durability
   ) -> Route {
     Route(topics: [
-      TopicRoute(pattern, .perSession, feature, access: access, dependencies: dependencies, durability: durability)
+      TopicRoute(
+        pattern, .perSession, feature, access: access, dependencies: dependencies, durability: durability)
     ])
   }
 
@@ -102,7 +103,8 @@ public struct Route: Sendable {
     durability: Durability
   ) -> Route {
     Route(topics: [
-      TopicRoute(pattern, .shared, feature, access: access, dependencies: dependencies, durability: durability)
+      TopicRoute(
+        pattern, .shared, feature, access: access, dependencies: dependencies, durability: durability)
     ])
   }
 
@@ -117,7 +119,9 @@ public struct Route: Sendable {
   ///   - view: the projection of the state that browsers see.
   ///   - store: makes the store for a join; throwing ``JoinRefused`` refuses the join
   ///     with its reason.
-  public static func perSession<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
+  public static func perSession<
+    State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable
+  >(
     _ pattern: String,
     clientAction: ClientAction.Type = ClientAction.self,
     embed: @escaping @Sendable (ClientAction) -> Action,
@@ -134,7 +138,9 @@ public struct Route: Sendable {
 
   /// A shared topic spelled out piece by piece; see
   /// ``perSession(_:clientAction:embed:view:access:store:)``.
-  public static func shared<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
+  public static func shared<
+    State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable
+  >(
     _ pattern: String,
     clientAction: ClientAction.Type = ClientAction.self,
     embed: @escaping @Sendable (ClientAction) -> Action,

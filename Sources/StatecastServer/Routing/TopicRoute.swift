@@ -40,7 +40,8 @@ struct TopicRoute: Sendable {
     self.makeHost = { request, context, screen in
       let opened = try await open(request, context)
       return await StoreHost(
-        topic: request.topic, store: opened.store, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer,
+        topic: request.topic, store: opened.store, embed: embed, view: view,
+        viewDependsOnViewer: viewDependsOnViewer,
         showsPresence: sharing == .shared,
         canSend: { request, action, json in screen(request, json) && canSend(request, action) },
         sink: context.sink, revision: opened.revision, historyStartsKnown: !opened.isRestored,
@@ -72,7 +73,8 @@ struct TopicRoute: Sendable {
       pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
       viewDependsOnViewer: F.viewDependsOnViewer, access: access, isDurable: true,
       open: { request, context in
-        try await DurableStores.open(F.self, request, context, dependencies: dependencies(), durability: durability)
+        try await DurableStores.open(
+          F.self, request, context, dependencies: dependencies(), durability: durability)
       })
   }
 
@@ -88,7 +90,10 @@ struct TopicRoute: Sendable {
       store: { _ in F.makeStore(dependencies: dependencies()) })
   }
 
-  private init(copying route: TopicRoute, pattern: TopicPattern, canJoin: @escaping @Sendable (JoinRequest) -> Bool, screen: @escaping @Sendable (JoinRequest, JSON) -> Bool) {
+  private init(
+    copying route: TopicRoute, pattern: TopicPattern, canJoin: @escaping @Sendable (JoinRequest) -> Bool,
+    screen: @escaping @Sendable (JoinRequest, JSON) -> Bool
+  ) {
     self.pattern = pattern
     self.sharing = route.sharing
     self.canJoin = canJoin

@@ -1,8 +1,8 @@
 import Foundation
+import Logging
+import Statecast
 import StatecastJSON
 import StatecastStorage
-import Statecast
-import Logging
 
 /// Every live session by id: opened with a socket, moved by a resume, expired when its
 /// socket has been gone for the grace period.
@@ -62,7 +62,8 @@ final class SessionRegistry: @unchecked Sendable {
       return (old, old.moveTo(connection))
     }
     if resumed != nil {
-      logger.debug("session resumed", metadata: ["session": SessionID.logged(id), "fresh": SessionID.logged(fresh.id)])
+      logger.debug(
+        "session resumed", metadata: ["session": SessionID.logged(id), "fresh": SessionID.logged(fresh.id)])
     }
     return resumed
   }
@@ -82,7 +83,8 @@ final class SessionRegistry: @unchecked Sendable {
     do {
       saved = try await storage.loadSession(id)
     } catch {
-      logger.error("a saved session cannot be read", metadata: ["session": SessionID.logged(id), "error": "\(error)"])
+      logger.error(
+        "a saved session cannot be read", metadata: ["session": SessionID.logged(id), "error": "\(error)"])
       return nil
     }
     guard let saved else { return nil }
@@ -107,7 +109,8 @@ final class SessionRegistry: @unchecked Sendable {
           metadata: ["session": SessionID.logged(id), "topic": "\(topic.topic)", "error": "\(error.message)"])
       }
     }
-    logger.debug("session restored", metadata: ["session": SessionID.logged(id), "topics": "\(saved.topics.count)"])
+    logger.debug(
+      "session restored", metadata: ["session": SessionID.logged(id), "topics": "\(saved.topics.count)"])
     return session
   }
 
@@ -120,7 +123,8 @@ final class SessionRegistry: @unchecked Sendable {
     do {
       try await storage.saveSessions(saved)
     } catch {
-      logger.error("sessions could not be saved", metadata: ["sessions": "\(saved.count)", "error": "\(error)"])
+      logger.error(
+        "sessions could not be saved", metadata: ["sessions": "\(saved.count)", "error": "\(error)"])
     }
   }
 

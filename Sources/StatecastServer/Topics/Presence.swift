@@ -18,17 +18,22 @@ enum Presence {
     _ members: [(viewer: Viewer, online: Bool, meta: JSON, metaSequence: Int, joinOrder: Int)]
   ) -> JSON {
     var order: [String] = []
-    var byViewer: [String: (name: String, tabs: Int, online: Bool, meta: JSON, metaSequence: Int, first: Int)] = [:]
+    var byViewer:
+      [String: (name: String, tabs: Int, online: Bool, meta: JSON, metaSequence: Int, first: Int)] = [:]
     for member in members.sorted(by: { $0.joinOrder < $1.joinOrder }) {
       let id = member.viewer.id
       if var entry = byViewer[id] {
         entry.tabs += 1
         entry.online = entry.online || member.online
-        if member.metaSequence > entry.metaSequence { (entry.meta, entry.metaSequence) = (member.meta, member.metaSequence) }
+        if member.metaSequence > entry.metaSequence {
+          (entry.meta, entry.metaSequence) = (member.meta, member.metaSequence)
+        }
         byViewer[id] = entry
       } else {
         order.append(id)
-        byViewer[id] = (member.viewer.name, 1, member.online, member.meta, member.metaSequence, member.joinOrder)
+        byViewer[id] = (
+          member.viewer.name, 1, member.online, member.meta, member.metaSequence, member.joinOrder
+        )
       }
     }
     return .array(

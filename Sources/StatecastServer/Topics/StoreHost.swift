@@ -27,7 +27,9 @@ import StatecastJSON
 /// store's executor; the other methods run on connection tasks. The lock is held while
 /// views are encoded and diffed and while frames are queued, so that a snapshot and the
 /// patches after it reach every member in revision order.
-final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>:
+final class StoreHost<
+  State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable
+>:
   TopicHost, @unchecked Sendable
 {
   private struct Member {
@@ -107,7 +109,8 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     self.historyStartsKnown = historyStartsKnown
     if !viewDependsOnViewer {
       channels[""] = ViewChannel(
-        viewer: .anonymous, revision: revision, historyCapacity: Self.historyCapacity, startsKnown: historyStartsKnown)
+        viewer: .anonymous, revision: revision, historyCapacity: Self.historyCapacity,
+        startsKnown: historyStartsKnown)
     }
     // `includingCurrent` hands over the current state atomically with the
     // registration, so no state change can slip in between.
@@ -142,7 +145,9 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
     // Encode once, send to many: one frame, queued for every receiver in one go.
     var receivers: [(session: String, connection: ConnectionID)] = []
     for session in channel.sessions where session != excluded {
-      guard let member = members[session], let connection = member.connection, !member.needsSnapshot else { continue }
+      guard let member = members[session], let connection = member.connection, !member.needsSnapshot else {
+        continue
+      }
       receivers.append((session, connection))
     }
     if receivers.count == 1 {
@@ -213,7 +218,9 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
 
   func resync(_ session: String) {
     lock.withLock {
-      guard let member = members[session], member.needsSnapshot, let connection = member.connection else { return }
+      guard let member = members[session], member.needsSnapshot, let connection = member.connection else {
+        return
+      }
       members[session]?.needsSnapshot = false
       sink.send(snapshotFrame(channelKey(for: member.viewer)), to: connection)
     }
@@ -332,6 +339,7 @@ final class StoreHost<State: Sendable, Action: Sendable, ClientAction: Decodable
   private func snapshotFrame(_ key: String) -> OutboundFrame {
     let channel = channels[key]!
     return ServerMessage.snapshot(
-      topic: topic, rev: channel.revision, state: channel.tracker.current, presence: showsPresence ? presence : nil)
+      topic: topic, rev: channel.revision, state: channel.tracker.current,
+      presence: showsPresence ? presence : nil)
   }
 }

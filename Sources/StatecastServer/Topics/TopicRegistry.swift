@@ -1,8 +1,8 @@
 import Foundation
-import StatecastStorage
-import Statecast
 import Logging
+import Statecast
 import StatecastJSON
+import StatecastStorage
 
 /// The one owner of topic membership: which topics exist, which sessions are in each,
 /// and which socket each member is on.
@@ -62,7 +62,8 @@ final class TopicRegistry: @unchecked Sendable {
     guard let (route, parameters) = route(for: topic) else {
       throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
     }
-    let request = JoinRequest(topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+    let request = JoinRequest(
+      topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
     guard route.canJoin(request) else {
       throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
     }
@@ -220,7 +221,8 @@ final class TopicRegistry: @unchecked Sendable {
   }
 
   private func openPerSessionTopic(
-    _ route: TopicRoute, _ request: JoinRequest, connection: ConnectionID, restoring: (state: JSON, revision: Int)?
+    _ route: TopicRoute, _ request: JoinRequest, connection: ConnectionID,
+    restoring: (state: JSON, revision: Int)?
   ) async throws -> any TopicHost {
     var context = self.context
     context.restoring = restoring
@@ -258,12 +260,16 @@ final class TopicRegistry: @unchecked Sendable {
           host = try await task.value
         } catch {
           lock.withLock {
-            if case .opening(let current) = rooms[request.topic], current == task { rooms[request.topic] = nil }
+            if case .opening(let current) = rooms[request.topic], current == task {
+              rooms[request.topic] = nil
+            }
           }
           throw error
         }
         lock.withLock {
-          if case .opening(let current) = rooms[request.topic], current == task { rooms[request.topic] = .open(host) }
+          if case .opening(let current) = rooms[request.topic], current == task {
+            rooms[request.topic] = .open(host)
+          }
         }
       }
       if host.attach(request, connection: connection) { return host }

@@ -31,7 +31,8 @@ struct ViewChannel {
     do {
       patch = try tracker.update(to: view)
     } catch {
-      logger.error("the view of a topic cannot be encoded", metadata: ["topic": "\(topic)", "error": "\(error)"])
+      logger.error(
+        "the view of a topic cannot be encoded", metadata: ["topic": "\(topic)", "error": "\(error)"])
       return nil
     }
     guard hasBaseline else {

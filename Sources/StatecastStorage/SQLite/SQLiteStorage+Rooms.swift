@@ -37,7 +37,9 @@ extension SQLiteStorage {
         return db.changesCount == 1
       }
     }
-    if created { return StoredRoom(id: id, revision: 0, state: state, lastUsed: Date(timeIntervalSince1970: time)) }
+    if created {
+      return StoredRoom(id: id, revision: 0, state: state, lastUsed: Date(timeIntervalSince1970: time))
+    }
     guard let existing = try await loadRoom(id) else {
       throw StorageError.revisionConflict(room: id, expected: 0, found: nil)
     }
@@ -48,9 +50,12 @@ extension SQLiteStorage {
     let time = currentTime
     let revision = try await access {
       try await database.write { db -> Int64 in
-        guard let current = try Row.fetchOne(db, sql: "SELECT revision FROM room WHERE id = ?", arguments: [id]) else {
+        guard
+          let current = try Row.fetchOne(db, sql: "SELECT revision FROM room WHERE id = ?", arguments: [id])
+        else {
           try db.execute(
-            sql: "INSERT INTO room (id, revision, snapshotRevision, snapshot, lastUsed) VALUES (?, 0, 0, ?, ?)",
+            sql:
+              "INSERT INTO room (id, revision, snapshotRevision, snapshot, lastUsed) VALUES (?, 0, 0, ?, ?)",
             arguments: [id, state.storedData, time]
           )
           return 0

@@ -9,7 +9,8 @@ extension SQLiteStorage {
     let rows = try sessions.map { session in
       (
         session.id,
-        try JSONValueEncoder().encode(StoredSessionRecord(viewer: session.viewer, topics: session.topics)).storedData
+        try JSONValueEncoder().encode(StoredSessionRecord(viewer: session.viewer, topics: session.topics))
+          .storedData
       )
     }
     try await access {
@@ -35,7 +36,8 @@ extension SQLiteStorage {
     do {
       let record = try JSONValueDecoder().decode(StoredSessionRecord.self, from: JSON(storedData: row.topics))
       return StoredSession(
-        id: id, viewer: record.viewer, topics: record.topics, savedAt: Date(timeIntervalSince1970: row.savedAt))
+        id: id, viewer: record.viewer, topics: record.topics,
+        savedAt: Date(timeIntervalSince1970: row.savedAt))
     } catch {
       throw StorageError.databaseFailed(reason: "session \(id) does not decode: \(error)")
     }

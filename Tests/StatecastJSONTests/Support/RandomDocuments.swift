@@ -10,7 +10,9 @@ struct RandomDocuments {
     generator = SeededGenerator(seed: seed)
   }
 
-  private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &generator) < percent }
+  private mutating func chance(_ percent: Int) -> Bool {
+    Int.random(in: 0..<100, using: &generator) < percent
+  }
 
   mutating func key() -> String {
     let keys = ["a", "b", "id", "title", "a/b", "m~n", "~1", "", " ", "0", "-", "é", "🍓", "k\"l"]
@@ -24,7 +26,9 @@ struct RandomDocuments {
     case 2: return .int(Int64.random(in: -5...5, using: &generator))
     case 3: return .int(Int64.random(in: Int64.min...Int64.max, using: &generator))
     case 4: return .double(Double(Int.random(in: -1000...1000, using: &generator)) / 8)
-    case 5: return .string(["", "x", "milk", "line\nbreak", "quote\"", "tab\t", "😀", "\u{1}"].randomElement(using: &generator)!)
+    case 5:
+      return .string(
+        ["", "x", "milk", "line\nbreak", "quote\"", "tab\t", "😀", "\u{1}"].randomElement(using: &generator)!)
     default: return .string(String(Int.random(in: 0..<50, using: &generator)))
     }
   }

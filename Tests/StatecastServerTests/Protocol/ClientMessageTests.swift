@@ -17,10 +17,14 @@ import Testing
   @Test func theFourMessagesParse() throws {
     let join = parse(#"{"op":"join","ref":1,"topic":"room/1","params":{"user":"ada"}}"#)
     #expect(join.ref == 1)
-    guard case .join(let topic, let params) = try join.result.get() else { Issue.record("not a join"); return }
+    guard case .join(let topic, let params) = try join.result.get() else {
+      Issue.record("not a join"); return
+    }
     #expect(topic == "room/1" && params == ["user": "ada"])
 
-    guard case .action(_, let action) = try parse(#"{"op":"action","ref":2,"topic":"t","action":null}"#).result.get()
+    guard
+      case .action(_, let action) = try parse(#"{"op":"action","ref":2,"topic":"t","action":null}"#).result
+        .get()
     else { Issue.record("not an action"); return }
     #expect(action == .null)
 
@@ -28,20 +32,28 @@ import Testing
     else { Issue.record("not a leave"); return }
     #expect(left == "t")
 
-    guard case .hello(let session, let resume) = try parse(#"{"op":"hello","ref":4,"session":"s","resume":{"t":3.0}}"#).result.get()
+    guard
+      case .hello(let session, let resume) = try parse(
+        #"{"op":"hello","ref":4,"session":"s","resume":{"t":3.0}}"#
+      ).result.get()
     else { Issue.record("not a hello"); return }
     #expect(session == "s" && resume == ["t": 3])
   }
 
   @Test func aJoinWithoutParamsGetsAnEmptyObject() throws {
     for text in [#"{"op":"join","ref":1,"topic":"t"}"#, #"{"op":"join","ref":1,"topic":"t","params":null}"#] {
-      guard case .join(_, let params) = try parse(text).result.get() else { Issue.record("not a join"); return }
+      guard case .join(_, let params) = try parse(text).result.get() else {
+        Issue.record("not a join"); return
+      }
       #expect(params == [:])
     }
   }
 
   @Test func notAnObjectIsBadJSONWithANullRef() {
-    for text in ["nonsense", "[1]", "42", #"{"op":"join""#, String(repeating: "[", count: 20) + String(repeating: "]", count: 20)] {
+    for text in [
+      "nonsense", "[1]", "42", #"{"op":"join""#,
+      String(repeating: "[", count: 20) + String(repeating: "]", count: 20),
+    ] {
       #expect(parse(text).ref == nil)
       #expect(code(text) == .badJSON)
     }
@@ -58,9 +70,11 @@ import Testing
 
   @Test func missingOrMistypedFieldsAreBadMessagesThatEchoTheRef() {
     let bad = [
-      #"{"ref":5}"#, #"{"op":"dance","ref":5}"#, #"{"op":"join","ref":5}"#, #"{"op":"join","ref":5,"topic":3}"#,
+      #"{"ref":5}"#, #"{"op":"dance","ref":5}"#, #"{"op":"join","ref":5}"#,
+      #"{"op":"join","ref":5,"topic":3}"#,
       #"{"op":"join","ref":5,"topic":"t","params":[]}"#, #"{"op":"action","ref":5,"topic":"t"}"#,
-      #"{"op":"leave","ref":5}"#, #"{"op":"hello","ref":5}"#, #"{"op":"hello","ref":5,"session":"s","resume":[]}"#,
+      #"{"op":"leave","ref":5}"#, #"{"op":"hello","ref":5}"#,
+      #"{"op":"hello","ref":5,"session":"s","resume":[]}"#,
       #"{"op":"hello","ref":5,"session":"s","resume":{"t":-1}}"#,
     ]
     for text in bad {

@@ -3,6 +3,7 @@ import Statecast
 import StatecastClient
 import StatecastJSON
 import Testing
+
 @testable import StatecastServer
 
 /// The server's authenticator: refused upgrades never open a socket, and the viewer it

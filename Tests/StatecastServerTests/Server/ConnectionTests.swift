@@ -36,7 +36,8 @@ import Testing
     // next patches, and the replies must wait for the catch-up snapshot.
     sink.congested = true
     for ref in 1...3 {
-      connection.receive(message(["op": "action", "ref": .int(Int64(ref)), "topic": "ticker", "action": ["increment": [:]]]))
+      connection.receive(
+        message(["op": "action", "ref": .int(Int64(ref)), "topic": "ticker", "action": ["increment": [:]]]))
     }
     connection.finish()
     await loop.value

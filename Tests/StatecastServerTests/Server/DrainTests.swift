@@ -4,6 +4,7 @@ import ServiceLifecycle
 import Statecast
 import StatecastClient
 import Testing
+
 @testable import StatecastServer
 
 /// A graceful shutdown of `run()`'s service group drains: readiness 503, then every

@@ -2,6 +2,7 @@ import Foundation
 import Statecast
 import StatecastClient
 import Testing
+
 @testable import StatecastServer
 
 /// `GET /metrics`: Prometheus text whose counters follow what the server did.

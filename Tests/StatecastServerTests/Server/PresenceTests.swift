@@ -14,7 +14,8 @@ import Testing
 
   func online(_ state: JSON?) -> [Bool] {
     guard case .array(let entries)? = state?["presence"] else { return [] }
-    return entries.compactMap { entry in if case .bool(let online)? = entry["online"] { online } else { nil } }
+    return entries.compactMap { entry in if case .bool(let online)? = entry["online"] { online } else { nil }
+    }
   }
 
   @Test func membersSeeWhoIsThereOnlineReconnectingAndGone() async throws {

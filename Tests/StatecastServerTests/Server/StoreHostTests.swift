@@ -11,7 +11,10 @@ import Testing
   let connection = ConnectionID(rawValue: 1)
   let request = JoinRequest(topic: "ticker", parameters: [:], params: [:], session: "s1", viewer: .anonymous)
 
-  func makeHost(sink: RecordingSink) async -> (StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>, Store<Ticker.State, Ticker.Action>) {
+  func makeHost(sink: RecordingSink) async -> (
+    StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>,
+    Store<Ticker.State, Ticker.Action>
+  ) {
     let store = Ticker.makeStore(probe: Probe())
     let host = await StoreHost(
       topic: "ticker", store: store, embed: { action, _ in .client(action) },
@@ -41,7 +44,9 @@ import Testing
     let error = await host.outcome(["add": ["amount": "lots"]], from: "s1")
     #expect(error?.code == .badAction)
     #expect(error?.message.contains("amount") == true)
-    #expect(await host.outcome(["increment": [:]], from: "someone else") == ProtocolError(.notJoined, "not joined to ticker"))
+    #expect(
+      await host.outcome(["increment": [:]], from: "someone else")
+        == ProtocolError(.notJoined, "not joined to ticker"))
     #expect(sink.take(connection).isEmpty)
     #expect(await store.state.count == 0)
   }
@@ -82,7 +87,10 @@ import Testing
     #expect(sink.take(second).count == 1)
     // Older than the history holds: a snapshot.
     host.detach("s1", from: second)
-    for _ in 0..<(StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>.historyCapacity + 1) {
+    for _
+      in 0..<(StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>.historyCapacity
+      + 1)
+    {
       _ = await host.outcome(["increment": [:]], from: "s1")
     }
     host.reattach("s1", connection: second, after: Int(start) + 4)

@@ -9,12 +9,14 @@ import Testing
     struct Attempt: Sendable { var previous: Int, state: Int, stored: Bool }
     let attempts = Recorder<Attempt>()
     let random = SeededRandom(seed: 7)
-    let store = Store(initialState: Counter(), reducer: counterReducer, commit: { commit in
-      await Task.yield()
-      let stored = random.next() % 4 != 0
-      attempts.record(Attempt(previous: commit.previous.count, state: commit.state.count, stored: stored))
-      if !stored { throw Failure() }
-    })
+    let store = Store(
+      initialState: Counter(), reducer: counterReducer,
+      commit: { commit in
+        await Task.yield()
+        let stored = random.next() % 4 != 0
+        attempts.record(Attempt(previous: commit.previous.count, state: commit.state.count, stored: stored))
+        if !stored { throw Failure() }
+      })
     let observed = Recorder<Int>()
     let observation = await store.observe { observed.record($0.count) }
     let acknowledged = Recorder<Bool>()

@@ -63,7 +63,11 @@ import Testing
     let effects = Recorder<CounterAction>()
     let store = Store(
       initialState: Counter(count: 5), reducer: counterReducer,
-      middlewares: [Middleware { _, action in effects.record(action); return nil }],
+      middlewares: [
+        Middleware { _, action in
+          effects.record(action); return nil
+        }
+      ],
       commit: script.commit
     )
     let observation = await store.observe { observed.record($0.count) }

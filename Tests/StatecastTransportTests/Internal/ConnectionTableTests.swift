@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StatecastTransport
 
 @Suite struct ConnectionTableTests {

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import StatecastTransport
 
 @Suite struct OriginPolicyTests {
   let policy = OriginPolicy(
-    allowedOrigins: ["https://app.example.com", "localhost:5173", "Docs.Example.org", "not a url://"], tls: false)
+    allowedOrigins: ["https://app.example.com", "localhost:5173", "Docs.Example.org", "not a url://"],
+    tls: false)
 
   @Test func noOriginIsAccepted() {
     #expect(policy.accepts(origin: nil, host: "127.0.0.1:8080"))

@@ -31,7 +31,8 @@ func httpGet(
   var fields: [String: String] = [:]
   for line in head.dropFirst() {
     guard let colon = line.firstIndex(of: ":") else { continue }
-    fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+      in: .whitespaces)
   }
   return HTTPResponse(status: status, headers: fields, body: Array(raw[split.upperBound...]))
 }

@@ -1,4 +1,5 @@
 import StatecastJSON
+
 @testable import StatecastTransport
 
 /// A small Statecast protocol server on the bare transport, for testing the Swift
@@ -41,7 +42,8 @@ final class MiniProtocolServer: TransportHandler, @unchecked Sendable {
     case "hello":
       let previous = request["session"]?.stringValue ?? ""
       guard joined[previous] != nil, !connected.contains(previous), !forgetDisconnectedSessions else {
-        send(["op": "reply", "ref": ref, "status": "ok", "session": .string(session), "resumed": false], to: id)
+        send(
+          ["op": "reply", "ref": ref, "status": "ok", "session": .string(session), "resumed": false], to: id)
         return
       }
       connected.remove(session)
@@ -53,13 +55,15 @@ final class MiniProtocolServer: TransportHandler, @unchecked Sendable {
         let missing = history.filter { $0.revision > from }
         if missing.count == Int(revision - from) {
           for entry in missing {
-            send(["op": "patch", "topic": "counter", "rev": .int(entry.revision), "ops": entry.patch], to: id)
+            send(
+              ["op": "patch", "topic": "counter", "rev": .int(entry.revision), "ops": entry.patch], to: id)
           }
         } else {
           sendSnapshot(to: id)
         }
       }
-      send(["op": "reply", "ref": ref, "status": "ok", "session": .string(previous), "resumed": true], to: id)
+      send(
+        ["op": "reply", "ref": ref, "status": "ok", "session": .string(previous), "resumed": true], to: id)
     case "join":
       guard request["topic"]?.stringValue == "counter" else {
         return sendError(ref, "unknown_topic", "no route matches", to: id)
@@ -99,12 +103,16 @@ final class MiniProtocolServer: TransportHandler, @unchecked Sendable {
   }
 
   private func sendSnapshot(to id: ConnectionID) {
-    send(["op": "snapshot", "topic": "counter", "rev": .int(revision), "state": ["count": .int(count)]], to: id)
+    send(
+      ["op": "snapshot", "topic": "counter", "rev": .int(revision), "state": ["count": .int(count)]], to: id)
   }
 
   private func sendError(_ ref: JSON, _ code: String, _ message: String, to id: ConnectionID) {
     send(
-      ["op": "reply", "ref": ref, "status": "error", "error": ["code": .string(code), "message": .string(message)]],
+      [
+        "op": "reply", "ref": ref, "status": "error",
+        "error": ["code": .string(code), "message": .string(message)],
+      ],
       to: id)
   }
 

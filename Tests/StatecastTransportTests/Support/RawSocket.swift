@@ -46,7 +46,9 @@ final class RawSocket: @unchecked Sendable {
   func write(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
-      let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let sent = bytes[offset...].withUnsafeBytes {
+        Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
       guard sent > 0 else { throw Failure(description: "send failed (errno \(errno))") }
       offset += sent
     }
@@ -59,7 +61,8 @@ final class RawSocket: @unchecked Sendable {
   /// Up to `maximum` bytes; empty when the peer closed. Throws after `timeout` without data.
   func read(maximum: Int = 65_536, timeout: Duration = .seconds(10)) throws -> [UInt8] {
     var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    let milliseconds = Int32(
+      timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
     let ready = poll(&poller, 1, milliseconds)
     guard ready > 0 else { throw Failure(description: "no data within \(timeout)") }
     var buffer = [UInt8](repeating: 0, count: maximum)

@@ -25,7 +25,9 @@ final class RawWebSocket: @unchecked Sendable {
     }
     let end = buffer.firstRange(of: Array("\r\n\r\n".utf8))!
     let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
-    guard head.hasPrefix("HTTP/1.1 101") else { throw RawSocket.Failure(description: "upgrade refused: \(head)") }
+    guard head.hasPrefix("HTTP/1.1 101") else {
+      throw RawSocket.Failure(description: "upgrade refused: \(head)")
+    }
     buffer.removeSubrange(..<end.upperBound)
   }
 

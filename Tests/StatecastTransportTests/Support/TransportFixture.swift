@@ -1,5 +1,6 @@
 import Foundation
 import StatecastClient
+
 @testable import StatecastTransport
 
 /// A running transport on a free port, serving a fresh public directory, with a
@@ -33,7 +34,8 @@ struct TransportFixture {
   static func start(
     echoes: Bool = false, configure: (inout TransportConfiguration) -> Void = { _ in }
   ) throws -> TransportFixture {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("statecast-transport-\(UUID().uuidString)")
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "statecast-transport-\(UUID().uuidString)")
     let publicDirectory = root.appendingPathComponent("public")
     try FileManager.default.createDirectory(
       at: publicDirectory.appendingPathComponent("nested"), withIntermediateDirectories: true)
@@ -49,7 +51,8 @@ struct TransportFixture {
     let transport = WebSocketTransport(configuration: configuration, handler: handler)
     handler.transport = transport
     let port = try transport.start()
-    return TransportFixture(transport: transport, handler: handler, client: try WebSocketClient(), port: port, root: root)
+    return TransportFixture(
+      transport: transport, handler: handler, client: try WebSocketClient(), port: port, root: root)
   }
 
   func stop() async {

@@ -119,7 +119,8 @@ final class ConnectionState: @unchecked Sendable {
         let error = message["error"]
         waiter.resume(
           throwing: StatecastError(
-            code: error?["code"]?.stringValue ?? "bad_message", message: error?["message"]?.stringValue ?? ""))
+            code: error?["code"]?.stringValue ?? "bad_message", message: error?["message"]?.stringValue ?? "")
+        )
       }
     case "snapshot":
       guard let topic = message["topic"]?.stringValue, let revision = message["rev"]?.int64Value,
@@ -130,11 +131,13 @@ final class ConnectionState: @unchecked Sendable {
       guard let topic = message["topic"]?.stringValue, let revision = message["rev"]?.int64Value,
         let operations = message["ops"], let subscription = lock.withLock({ subscriptions[topic] })
       else { return }
-      let applied = (try? JSONPatch(json: operations)).map { subscription.applyPatch($0, revision: revision) } ?? false
+      let applied =
+        (try? JSONPatch(json: operations)).map { subscription.applyPatch($0, revision: revision) } ?? false
       if !applied { requestSnapshot(of: topic, on: socket) }
     case "closed":
       guard let topic = message["topic"]?.stringValue else { return }
-      lock.withLock { subscriptions.removeValue(forKey: topic) }?.finish(reason: message["reason"]?.stringValue)
+      lock.withLock { subscriptions.removeValue(forKey: topic) }?.finish(
+        reason: message["reason"]?.stringValue)
     default:
       return
     }
@@ -143,22 +146,25 @@ final class ConnectionState: @unchecked Sendable {
   /// The socket ended: fail what waits on it; end the subscriptions if the user closed.
   func socketClosed(_ socket: WebSocketConnection, code: UInt16) {
     let (waiters, hello, ended, closeWaiters):
-      ([CheckedContinuation<JSON, any Error>], CheckedContinuation<String, any Error>?, [TopicSubscription], [CheckedContinuation<UInt16, Never>]) =
-      lock.withLock {
-        guard current === socket else { return ([], nil, [], []) }
-        lastCloseCode = code
-        let waiters = Array(pending.values)
-        pending = [:]
-        let hello = helloWaiter
-        helloWaiter = nil
-        var ended: [TopicSubscription] = []
-        if closedForGood {
-          ended = Array(subscriptions.values)
-          subscriptions = [:]
+      (
+        [CheckedContinuation<JSON, any Error>], CheckedContinuation<String, any Error>?, [TopicSubscription],
+        [CheckedContinuation<UInt16, Never>]
+      ) =
+        lock.withLock {
+          guard current === socket else { return ([], nil, [], []) }
+          lastCloseCode = code
+          let waiters = Array(pending.values)
+          pending = [:]
+          let hello = helloWaiter
+          helloWaiter = nil
+          var ended: [TopicSubscription] = []
+          if closedForGood {
+            ended = Array(subscriptions.values)
+            subscriptions = [:]
+          }
+          defer { self.closeWaiters = [] }
+          return (waiters, hello, ended, self.closeWaiters)
         }
-        defer { self.closeWaiters = [] }
-        return (waiters, hello, ended, self.closeWaiters)
-      }
     let error = StatecastError.connectionClosed("the socket closed with code \(code)")
     for waiter in waiters { waiter.resume(throwing: error) }
     hello?.resume(throwing: error)

@@ -13,7 +13,9 @@ struct KeyedDecodingBox<Key: CodingKey>: KeyedDecodingContainerProtocol {
     guard let value = object[key.stringValue] else {
       throw DecodingError.keyNotFound(
         key,
-        .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        .init(
+          codingPath: codingPath,
+          debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
     return value
   }
@@ -21,14 +23,18 @@ struct KeyedDecodingBox<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
 
   func decodeNil(forKey key: Key) throws -> Bool { try value(for: key).isNull }
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try ValueDecoder.bool(value(for: key), path(key)) }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try ValueDecoder.bool(value(for: key), path(key))
+  }
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
     try ValueDecoder.string(value(for: key), path(key))
   }
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
     try ValueDecoder.double(value(for: key), path(key))
   }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueDecoder.float(value(for: key), path(key)) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    try ValueDecoder.float(value(for: key), path(key))
+  }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
@@ -60,7 +66,8 @@ struct KeyedDecodingBox<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func superDecoder() throws -> any Decoder {
     ValueDecoder(
-      value: object["super"] ?? .null, codingPath: codingPath + [JSONCodingKey.super], userInfo: decoder.userInfo)
+      value: object["super"] ?? .null, codingPath: codingPath + [JSONCodingKey.super],
+      userInfo: decoder.userInfo)
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {

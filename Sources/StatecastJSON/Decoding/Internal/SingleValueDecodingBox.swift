@@ -17,9 +17,15 @@ struct SingleValueDecodingBox: SingleValueDecodingContainer {
   func decode(_ type: Int64.Type) throws -> Int64 { try ValueDecoder.integer(Int64.self, value, codingPath) }
   func decode(_ type: UInt.Type) throws -> UInt { try ValueDecoder.integer(UInt.self, value, codingPath) }
   func decode(_ type: UInt8.Type) throws -> UInt8 { try ValueDecoder.integer(UInt8.self, value, codingPath) }
-  func decode(_ type: UInt16.Type) throws -> UInt16 { try ValueDecoder.integer(UInt16.self, value, codingPath) }
-  func decode(_ type: UInt32.Type) throws -> UInt32 { try ValueDecoder.integer(UInt32.self, value, codingPath) }
-  func decode(_ type: UInt64.Type) throws -> UInt64 { try ValueDecoder.integer(UInt64.self, value, codingPath) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 {
+    try ValueDecoder.integer(UInt16.self, value, codingPath)
+  }
+  func decode(_ type: UInt32.Type) throws -> UInt32 {
+    try ValueDecoder.integer(UInt32.self, value, codingPath)
+  }
+  func decode(_ type: UInt64.Type) throws -> UInt64 {
+    try ValueDecoder.integer(UInt64.self, value, codingPath)
+  }
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
     try ValueDecoder.decode(T.self, from: value, at: codingPath, userInfo: decoder.userInfo)

@@ -18,7 +18,8 @@ struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
   /// The next element, without advancing.
   private func peek(_ type: Any.Type) throws -> JSON {
     guard !isAtEnd else {
-      throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
+      throw DecodingError.valueNotFound(
+        type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
     }
     return elements[currentIndex]
   }
@@ -36,8 +37,12 @@ struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
   }
 
   mutating func decode(_ type: Bool.Type) throws -> Bool { try next(Bool.self, ValueDecoder.bool) }
-  mutating func decode(_ type: String.Type) throws -> String { try next(String.self) { try ValueDecoder.string($0, $1) } }
-  mutating func decode(_ type: Double.Type) throws -> Double { try next(Double.self) { try ValueDecoder.double($0, $1) } }
+  mutating func decode(_ type: String.Type) throws -> String {
+    try next(String.self) { try ValueDecoder.string($0, $1) }
+  }
+  mutating func decode(_ type: Double.Type) throws -> Double {
+    try next(Double.self) { try ValueDecoder.double($0, $1) }
+  }
   mutating func decode(_ type: Float.Type) throws -> Float { try next(Float.self, ValueDecoder.float) }
   mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
   mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
@@ -59,7 +64,9 @@ struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
     return try next(T.self) { try ValueDecoder.decode(T.self, from: $0, at: $1, userInfo: userInfo) }
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
     let userInfo = decoder.userInfo
     return try next(KeyedDecodingContainer<NestedKey>.self) {
       try ValueDecoder(value: $0, codingPath: $1, userInfo: userInfo).container(keyedBy: NestedKey.self)

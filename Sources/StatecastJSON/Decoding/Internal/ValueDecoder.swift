@@ -20,7 +20,9 @@ final class ValueDecoder: Decoder {
     case .null:
       throw DecodingError.valueNotFound(
         [String: Any].self,
-        .init(codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+        .init(
+          codingPath: codingPath,
+          debugDescription: "Cannot get keyed decoding container -- found null value instead"))
     default:
       throw Self.typeMismatch([String: Any].self, value, codingPath)
     }
@@ -33,7 +35,9 @@ final class ValueDecoder: Decoder {
     case .null:
       throw DecodingError.valueNotFound(
         [Any].self,
-        .init(codingPath: codingPath, debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+        .init(
+          codingPath: codingPath,
+          debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
     default:
       throw Self.typeMismatch([Any].self, value, codingPath)
     }
@@ -75,7 +79,8 @@ final class ValueDecoder: Decoder {
     return try T(from: ValueDecoder(value: value, codingPath: path, userInfo: userInfo))
   }
 
-  static func string(_ value: JSON, _ path: [any CodingKey], as type: Any.Type = String.self) throws -> String {
+  static func string(_ value: JSON, _ path: [any CodingKey], as type: Any.Type = String.self) throws -> String
+  {
     guard case .string(let string) = value else { throw mismatch(type, value, path) }
     return string
   }
@@ -85,7 +90,8 @@ final class ValueDecoder: Decoder {
     return flag
   }
 
-  static func double(_ value: JSON, _ path: [any CodingKey], as type: Any.Type = Double.self) throws -> Double {
+  static func double(_ value: JSON, _ path: [any CodingKey], as type: Any.Type = Double.self) throws -> Double
+  {
     switch value {
     case .int(let integer): return Double(integer)
     case .double(let double): return double
@@ -102,7 +108,9 @@ final class ValueDecoder: Decoder {
     return Float(double)
   }
 
-  static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSON, _ path: [any CodingKey]) throws -> T {
+  static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSON, _ path: [any CodingKey]) throws
+    -> T
+  {
     let result: T?
     switch value {
     case .int(let integer): result = T(exactly: integer)
@@ -128,7 +136,9 @@ final class ValueDecoder: Decoder {
   static func mismatch(_ type: Any.Type, _ value: JSON, _ path: [any CodingKey]) -> DecodingError {
     if case .null = value {
       return DecodingError.valueNotFound(
-        type, .init(codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        type,
+        .init(
+          codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
     }
     return typeMismatch(type, value, path)
   }
@@ -144,6 +154,7 @@ final class ValueDecoder: Decoder {
       case .object: "a dictionary"
       }
     return DecodingError.typeMismatch(
-      type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(found) instead."))
+      type,
+      .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(found) instead."))
   }
 }

@@ -50,7 +50,9 @@ extension Array: CacheableArray where Element: Encodable & Equatable {
     var middleJSON: [JSON] = []
     middleJSON.reserveCapacity(middle.count)
     for index in middle {
-      if index < oldMiddle.upperBound && Self.isUnchanged(self, oldArray, at: index), let reused = old.json[index] {
+      if index < oldMiddle.upperBound && Self.isUnchanged(self, oldArray, at: index),
+        let reused = old.json[index]
+      {
         middleJSON.append(reused)
       } else {
         middleJSON.append(try encoder.encodeFresh(self[index], at: .index(index)))
@@ -98,7 +100,8 @@ extension Array: CacheableArray where Element: Encodable & Equatable {
 /// This code runs unspecialized (the element type is the app's), where reading
 /// `pointer.pointee` to pass it to `==` would copy the element, retaining its strings;
 /// passing `inout` hands `==` the element's address instead. Neither value is modified.
-private func isEqualInPlace<T: Equatable>(_ a: UnsafeMutablePointer<T>, _ b: UnsafeMutablePointer<T>) -> Bool {
+private func isEqualInPlace<T: Equatable>(_ a: UnsafeMutablePointer<T>, _ b: UnsafeMutablePointer<T>) -> Bool
+{
   equalInPlace(&a.pointee, &b.pointee)
 }
 

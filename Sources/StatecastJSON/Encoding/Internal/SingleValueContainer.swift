@@ -19,7 +19,9 @@ struct SingleValueContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: Int16) throws { set(.int(Int64(value))) }
   mutating func encode(_ value: Int32) throws { set(.int(Int64(value))) }
   mutating func encode(_ value: Int64) throws { set(.int(value)) }
-  mutating func encode(_ value: UInt) throws { set(try ValueEncoder.unsigned(UInt64(value), value) { codingPath }) }
+  mutating func encode(_ value: UInt) throws {
+    set(try ValueEncoder.unsigned(UInt64(value), value) { codingPath })
+  }
   mutating func encode(_ value: UInt8) throws { set(.int(Int64(value))) }
   mutating func encode(_ value: UInt16) throws { set(.int(Int64(value))) }
   mutating func encode(_ value: UInt32) throws { set(.int(Int64(value))) }

@@ -10,8 +10,12 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encodeNil() throws { encoder.elements.append(.null) }
   mutating func encode(_ value: Bool) throws { encoder.elements.append(.bool(value)) }
   mutating func encode(_ value: String) throws { encoder.elements.append(.string(value)) }
-  mutating func encode(_ value: Double) throws { encoder.elements.append(try ValueEncoder.number(value) { path }) }
-  mutating func encode(_ value: Float) throws { encoder.elements.append(try ValueEncoder.number(value) { path }) }
+  mutating func encode(_ value: Double) throws {
+    encoder.elements.append(try ValueEncoder.number(value) { path })
+  }
+  mutating func encode(_ value: Float) throws {
+    encoder.elements.append(try ValueEncoder.number(value) { path })
+  }
   mutating func encode(_ value: Int) throws { encoder.elements.append(.int(Int64(value))) }
   mutating func encode(_ value: Int8) throws { encoder.elements.append(.int(Int64(value))) }
   mutating func encode(_ value: Int16) throws { encoder.elements.append(.int(Int64(value))) }
@@ -32,7 +36,9 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
     encoder.elements.append(json)
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
     KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: encoder.pendingElement(kind: .object)))
   }
 

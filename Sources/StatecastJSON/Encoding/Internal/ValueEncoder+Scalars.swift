@@ -24,7 +24,9 @@ extension ValueEncoder {
     if T.self == UInt16.self { return .int(Int64(reinterpret(value) as UInt16)) }
     if T.self == UInt8.self { return .int(Int64(reinterpret(value) as UInt8)) }
     if T.self == Float.self { return try number(reinterpret(value) as Float, path) }
-    if T.self == Date.self { return try number((reinterpret(value) as Date).timeIntervalSince1970 * 1000, path) }
+    if T.self == Date.self {
+      return try number((reinterpret(value) as Date).timeIntervalSince1970 * 1000, path)
+    }
     if T.self == URL.self { return .string((reinterpret(value) as URL).absoluteString) }
     if T.self == Data.self { return .string((reinterpret(value) as Data).base64EncodedString()) }
     if T.self == Decimal.self { return decimal(reinterpret(value)) }
@@ -34,7 +36,8 @@ extension ValueEncoder {
   static func number(_ value: Double, _ path: () -> [any CodingKey]) throws -> JSON {
     guard value.isFinite else {
       throw EncodingError.invalidValue(
-        value, .init(codingPath: path(), debugDescription: "Unable to encode Double.\(value) directly in JSON."))
+        value,
+        .init(codingPath: path(), debugDescription: "Unable to encode Double.\(value) directly in JSON."))
     }
     return .double(value)
   }
@@ -44,7 +47,8 @@ extension ValueEncoder {
   static func number(_ value: Float, _ path: () -> [any CodingKey]) throws -> JSON {
     guard value.isFinite else {
       throw EncodingError.invalidValue(
-        value, .init(codingPath: path(), debugDescription: "Unable to encode Float.\(value) directly in JSON."))
+        value,
+        .init(codingPath: path(), debugDescription: "Unable to encode Float.\(value) directly in JSON."))
     }
     return .double(Double(value.description) ?? Double(value))
   }
@@ -53,7 +57,9 @@ extension ValueEncoder {
     guard let exact = Int64(exactly: value) else {
       throw EncodingError.invalidValue(
         original,
-        .init(codingPath: path(), debugDescription: "\(value) does not fit the Int64 range of exact JSON integers."))
+        .init(
+          codingPath: path(),
+          debugDescription: "\(value) does not fit the Int64 range of exact JSON integers."))
     }
     return .int(exact)
   }

@@ -121,7 +121,8 @@ final class ValueEncoder: Encoder {
       return
     }
     let keyCount = key.utf8.count
-    for index in members.indices where members[index].key.utf8.count == keyCount && members[index].key == key {
+    for index in members.indices where members[index].key.utf8.count == keyCount && members[index].key == key
+    {
       members[index].value = value
       return
     }

@@ -37,7 +37,8 @@ struct Differ {
       guard old != new else { return }
       // An object member named "-" is replaced with `add` (same RFC 6902 meaning), since
       // some libraries (Python's jsonpatch) refuse `replace` on any path ending in "-".
-      operations.append(path.last == "-" ? .add(path: pointer(), value: new) : .replace(path: pointer(), value: new))
+      operations.append(
+        path.last == "-" ? .add(path: pointer(), value: new) : .replace(path: pointer(), value: new))
     }
   }
 
@@ -181,7 +182,8 @@ struct Differ {
       diff(old[old.startIndex + offset], new[new.startIndex + offset], at: String(start + offset))
     }
     for offset in shared..<new.count {
-      operations.append(.add(path: pointer(appending: String(start + offset)), value: new[new.startIndex + offset]))
+      operations.append(
+        .add(path: pointer(appending: String(start + offset)), value: new[new.startIndex + offset]))
     }
     for offset in (shared..<old.count).reversed() {
       operations.append(.remove(path: pointer(appending: String(start + offset))))

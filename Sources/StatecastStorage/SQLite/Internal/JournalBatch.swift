@@ -31,7 +31,8 @@ enum JournalBatch {
     now: Double
   ) throws -> StorageError? {
     let row = try Row.fetchOne(
-      db.cachedStatement(sql: "SELECT revision, snapshotRevision FROM room WHERE id = ?"), arguments: [entry.room]
+      db.cachedStatement(sql: "SELECT revision, snapshotRevision FROM room WHERE id = ?"),
+      arguments: [entry.room]
     )
     guard let row, let revision: Int64 = row["revision"], revision == entry.revision - 1 else {
       return .revisionConflict(room: entry.room, expected: entry.revision, found: row?["revision"])

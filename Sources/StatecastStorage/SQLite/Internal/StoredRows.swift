@@ -23,9 +23,11 @@ struct StoredRows: Sendable {
         try JSONPatch(json: JSON(storedData: entry.patch)).apply(to: &state)
       }
       guard expected == revision else {
-        throw StorageError.corruptRoom(room: id, reason: "the journal ends at \(expected), the room is at \(revision)")
+        throw StorageError.corruptRoom(
+          room: id, reason: "the journal ends at \(expected), the room is at \(revision)")
       }
-      return StoredRoom(id: id, revision: revision, state: state, lastUsed: Date(timeIntervalSince1970: lastUsed))
+      return StoredRoom(
+        id: id, revision: revision, state: state, lastUsed: Date(timeIntervalSince1970: lastUsed))
     } catch let error as StorageError {
       throw error
     } catch {

@@ -14,12 +14,14 @@ enum HTTPResponder {
       return complete(wsi, send(wsi, status: 200, contentType: "text/plain", body: "ok"))
     }
     if path == "/metrics", let metrics = transport.configuration.metrics {
-      return complete(wsi, send(wsi, status: 200, contentType: MetricsEndpoint.contentType, body: metrics.scrape()))
+      return complete(
+        wsi, send(wsi, status: 200, contentType: MetricsEndpoint.contentType, body: metrics.scrape()))
     }
     if path == "/readyz" {
       let ready = transport.isReady
       return complete(
-        wsi, send(wsi, status: ready ? 200 : 503, contentType: "text/plain", body: ready ? "ready" : "not ready"))
+        wsi,
+        send(wsi, status: ready ? 200 : 503, contentType: "text/plain", body: ready ? "ready" : "not ready"))
     }
     if let page = appPage(for: path, in: transport.appPages) {
       let result = page.withCString { file in

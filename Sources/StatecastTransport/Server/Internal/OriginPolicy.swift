@@ -1,4 +1,5 @@
 import Foundation
+
 /// Decides whether a WebSocket upgrade's `Origin` may connect: the defence against
 /// cross-site WebSocket hijacking (a page on another site opening a socket with the
 /// user's cookies).

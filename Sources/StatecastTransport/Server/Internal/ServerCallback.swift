@@ -36,7 +36,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return established(wsi, session: user)
     case LWS_CALLBACK_RECEIVE_PONG:
       // lws reports pongs that carry a payload: the answers to the transport's pings.
-      if let session = user?.assumingMemoryBound(to: statecast_session.self), session.pointee.connection != 0 {
+      if let session = user?.assumingMemoryBound(to: statecast_session.self), session.pointee.connection != 0
+      {
         service.heard(ConnectionID(rawValue: session.pointee.connection))
       }
       return 0

@@ -68,7 +68,9 @@ final class ServiceSide: @unchecked Sendable {
   /// Counts an open connection from `address`. Service thread.
   func opened(_ id: ConnectionID, from address: String) {
     let slot = Int(id.slot)
-    if slot >= addresses.count { addresses.append(contentsOf: repeatElement(nil, count: slot + 1 - addresses.count)) }
+    if slot >= addresses.count {
+      addresses.append(contentsOf: repeatElement(nil, count: slot + 1 - addresses.count))
+    }
     addresses[slot] = address
     openPerAddress[address, default: 0] += 1
   }

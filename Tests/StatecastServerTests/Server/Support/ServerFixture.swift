@@ -1,7 +1,8 @@
 import Foundation
 import Statecast
-import StatecastJSON
 import StatecastClient
+import StatecastJSON
+
 @testable import StatecastServer
 
 /// A real StatecastServer on a free loopback port with the test routes:
