@@ -50,7 +50,7 @@ public final class StatecastServer: Service, Sendable {
     topics = TopicRegistry(
       routes: routes.flatMap(\.topics), sink: relay, maxTopicsPerSession: configuration.maxTopicsPerSession,
       logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
-      storage: storage)
+      storage: storage, metrics: configuration.serveMetrics ? metrics : nil)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage)
@@ -108,8 +108,8 @@ public final class StatecastServer: Service, Sendable {
   func refreshMetrics() {
     metrics.endpoint.publish(
       metrics.render(
-        transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.count,
-        rooms: topics.roomCount))
+        transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.counts,
+        rooms: topics.roomCount, members: topics.memberCount))
   }
 
   /// Keeps `/metrics` current: rendered at once, every second, and after each scrape.

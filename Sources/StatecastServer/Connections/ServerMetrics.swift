@@ -13,6 +13,30 @@ final class ServerMetrics: @unchecked Sendable {
   private var repliesOK = 0
   private var errorsByCode: [String: Int] = [:]
   private var messagesByOp: [String: Int] = [:]
+  /// Route pattern → outcome (`ok` or an error code) → actions.
+  private var actionsByRoute: [String: [String: Int]] = [:]
+  private var actionLatency = LatencyHistogram()
+  private var commitLatency = LatencyHistogram()
+  private var collapses = 0
+
+  /// An action on a topic of route `route` was answered with `outcome` (`ok` or an error
+  /// code) after `seconds`: until its patch was queued (and, durable, stored). Any thread.
+  func actionFinished(route: String, outcome: String, seconds: Double) {
+    lock.withLock {
+      actionsByRoute[route, default: [:]][outcome, default: 0] += 1
+      if outcome == "ok" { actionLatency.record(seconds) }
+    }
+  }
+
+  /// A durable store's commit took `seconds`. Any thread.
+  func committed(seconds: Double) {
+    lock.withLock { commitLatency.record(seconds) }
+  }
+
+  /// A slow reader's skipped patches were collapsed into `count` catch-up snapshots.
+  func collapsed(_ count: Int) {
+    lock.withLock { collapses += count }
+  }
 
   /// The endpoint the transport serves `/metrics` from.
   let endpoint = MetricsEndpoint()
@@ -48,9 +72,13 @@ final class ServerMetrics: @unchecked Sendable {
 
   /// The Prometheus text format (version 0.0.4) of every metric.
   func render(
-    transport: TransportStatistics, connections: Int, sessions: Int, rooms: Int
+    transport: TransportStatistics, connections: Int, sessions: (live: Int, inGrace: Int), rooms: Int,
+    members: Int
   ) -> String {
     let (ok, errors, ops) = lock.withLock { (repliesOK, errorsByCode, messagesByOp) }
+    let (actions, latency, commits, collapsed) = lock.withLock {
+      (actionsByRoute, actionLatency, commitLatency, collapses)
+    }
     var text = ""
     func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
       text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
@@ -58,8 +86,25 @@ final class ServerMetrics: @unchecked Sendable {
     }
     family("statecast_connections_open", "gauge", "Open WebSocket connections.", [("", connections)])
     family(
-      "statecast_sessions", "gauge", "Sessions held, live or waiting for a resume.", [("", sessions)])
+      "statecast_sessions", "gauge", "Sessions held: live (on a socket) or in grace (waiting for a resume).",
+      [("{state=\"live\"}", sessions.live), ("{state=\"grace\"}", sessions.inGrace)])
     family("statecast_rooms", "gauge", "Shared topics (rooms) open.", [("", rooms)])
+    family(
+      "statecast_topic_members", "gauge", "Memberships of topics (a session in a topic).", [("", members)])
+    family(
+      "statecast_actions_total", "counter", "Actions answered, by route and outcome (ok or an error code).",
+      actions.sorted { $0.key < $1.key }.flatMap { route, outcomes in
+        outcomes.sorted { $0.key < $1.key }.map {
+          (labels: "{route=\"\(Self.escaped(route))\",outcome=\"\(Self.escaped($0.key))\"}", value: $0.value)
+        }
+      })
+    family(
+      "statecast_slow_reader_collapses_total", "counter",
+      "Catch-up snapshots sent to slow readers instead of the patches they skipped.", [("", collapsed)])
+    text += "# HELP statecast_action_seconds Action until its patch is queued (and stored, when durable).\n"
+    text += "# TYPE statecast_action_seconds histogram\n" + latency.lines("statecast_action_seconds")
+    text += "# HELP statecast_commit_seconds A durable store's commit (group commits included).\n"
+    text += "# TYPE statecast_commit_seconds histogram\n" + commits.lines("statecast_commit_seconds")
     family(
       "statecast_messages_received_total", "counter", "Client messages received, by op.",
       ops.sorted { $0.key < $1.key }.map { ("{op=\"\($0.key)\"}", $0.value) })

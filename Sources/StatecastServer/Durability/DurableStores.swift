@@ -32,8 +32,14 @@ enum DurableStores {
     }
     let journal = try await openJournal(feature, room: request.topic, storage: storage, context, durability)
     let state = journal.revision > 0 ? F.restored(journal.restoredState) : journal.restoredState
+    let metrics = context.metrics
     let store = F.makeStore(
-      dependencies: dependencies, state: state, commit: { try await journal.commit($0) })
+      dependencies: dependencies, state: state,
+      commit: { commit in
+        let started = ContinuousClock.now
+        defer { metrics?.committed(seconds: (ContinuousClock.now - started).seconds) }
+        try await journal.commit(commit)
+      })
     return OpenedStore(store: store, revision: restoredRevisionBase(), isRestored: true)
   }
 

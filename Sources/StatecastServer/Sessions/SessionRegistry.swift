@@ -166,6 +166,13 @@ final class SessionRegistry: @unchecked Sendable {
     for session in all { session.cancelExpiry() }
   }
 
+  /// How many sessions are on a socket, and how many wait for a resume.
+  var counts: (live: Int, inGrace: Int) {
+    let all = lock.withLock { Array(sessions.values) }
+    let waiting = all.filter(\.isDisconnected).count
+    return (all.count - waiting, waiting)
+  }
+
   /// How many sessions are held, live or waiting for a resume.
   var count: Int { lock.withLock { sessions.count } }
 }

@@ -10,6 +10,8 @@ struct HostContext: Sendable {
   let sink: any FrameSink
   let storage: (any StateStorage)?
   let logger: Logger
+  /// Where durable stores' commit latency is counted, when `/metrics` is served.
+  var metrics: ServerMetrics?
   /// Whether the topic being opened is a shared room (journaled when durable) rather
   /// than a per-tab store (saved with its session).
   var opensRoom = false

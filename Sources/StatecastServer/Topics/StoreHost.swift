@@ -216,13 +216,14 @@ final class StoreHost<
     }
   }
 
-  func resync(_ session: String) {
+  @discardableResult func resync(_ session: String) -> Bool {
     lock.withLock {
       guard let member = members[session], member.needsSnapshot, let connection = member.connection else {
-        return
+        return false
       }
       members[session]?.needsSnapshot = false
       sink.send(snapshotFrame(channelKey(for: member.viewer)), to: connection)
+      return true
     }
   }
 

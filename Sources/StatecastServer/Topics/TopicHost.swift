@@ -35,8 +35,8 @@ protocol TopicHost: AnyObject, Sendable {
   /// when they are no longer held); with `rev` `nil`, just resumes streaming.
   func reattach(_ session: String, connection: ConnectionID, after rev: Int?)
   /// The member's socket drained after congestion: queue one fresh snapshot if patches
-  /// were skipped meanwhile.
-  func resync(_ session: String)
+  /// were skipped meanwhile; returns whether it did.
+  @discardableResult func resync(_ session: String) -> Bool
   /// Ends the membership; the last one leaving closes the store. Returns whether it did.
   func remove(_ session: String) async -> Bool
   /// Closes the store whatever its members: cancels its effects and waits for them.

@@ -28,6 +28,7 @@ final class TopicRegistry: @unchecked Sendable {
   private let logger: Logger
   /// Handed to each route opening a store: the sink, the storage, the stores' logger.
   private let context: HostContext
+  private let metrics: ServerMetrics?
 
   private let lock = NSLock()
   private var rooms: [String: Room] = [:]
@@ -39,13 +40,15 @@ final class TopicRegistry: @unchecked Sendable {
     routes: [TopicRoute], sink: any FrameSink, maxTopicsPerSession: Int,
     logger: Logger = Logger(label: LogSubsystem.topics.label),
     storeLogger: Logger = Logger(label: LogSubsystem.stores.label),
-    storage: (any StateStorage)? = nil
+    storage: (any StateStorage)? = nil,
+    metrics: ServerMetrics? = nil
   ) {
+    self.metrics = metrics
     self.routes = routes
     self.sink = sink
     self.maxTopicsPerSession = maxTopicsPerSession
     self.logger = logger
-    self.context = HostContext(sink: sink, storage: storage, logger: storeLogger)
+    self.context = HostContext(sink: sink, storage: storage, logger: storeLogger, metrics: metrics)
   }
 
   // MARK: Client messages
@@ -98,7 +101,16 @@ final class TopicRegistry: @unchecked Sendable {
     guard let host = host(topic, of: session) else {
       throw ProtocolError(.notJoined, "not joined to \(topic)")
     }
-    try await host.perform(action, from: session)
+    guard let metrics else { return try await host.perform(action, from: session) }
+    let started = ContinuousClock.now
+    let route = route(for: topic)?.0.pattern.description ?? topic
+    do {
+      try await host.perform(action, from: session)
+      metrics.actionFinished(route: route, outcome: "ok", seconds: (ContinuousClock.now - started).seconds)
+    } catch {
+      metrics.actionFinished(route: route, outcome: error.code.rawValue, seconds: 0)
+      throw error
+    }
   }
 
   /// `leave`: ends the session's membership; the last member of a topic closes it.
@@ -141,7 +153,9 @@ final class TopicRegistry: @unchecked Sendable {
   /// The session's socket drained after congestion: topics that skipped patches to it
   /// queue one fresh snapshot.
   func resync(_ session: String) {
-    for host in hosts(of: session) { host.resync(session) }
+    var collapsed = 0
+    for host in hosts(of: session) where host.resync(session) { collapsed += 1 }
+    if collapsed > 0 { metrics?.collapsed(collapsed) }
   }
 
   /// The session expired: it leaves every topic.
@@ -195,6 +209,9 @@ final class TopicRegistry: @unchecked Sendable {
       for task in opening { closing.addTask { await (try? await task.value)?.close() } }
     }
   }
+
+  /// How many memberships there are (a session in a topic).
+  var memberCount: Int { lock.withLock { joined.values.reduce(0) { $0 + $1.count } } }
 
   /// How many shared topics exist (open or being made).
   var roomCount: Int { lock.withLock { rooms.count } }
