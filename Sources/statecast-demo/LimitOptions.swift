@@ -37,6 +37,18 @@ struct LimitOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "Open WebSocket connections at most; upgrades beyond are answered 503 (default 10000; env STATECAST_MAX_CONNECTIONS).",
+      valueName: "n"))
+  var maxConnections: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Open WebSocket connections from one address at most (default 256; env STATECAST_MAX_CONNECTIONS_PER_ADDRESS).",
+      valueName: "n"))
+  var maxConnectionsPerAddress: Int?
+
+  @Option(
+    help: ArgumentHelp(
       "Delete durable rooms unused this long (default: keep them; env STATECAST_ROOM_TTL).",
       valueName: "seconds"))
   var roomTTL: Double?
@@ -76,6 +88,17 @@ struct LimitOptions: ParsableArguments {
       sessionGrace, "STATECAST_SESSION_GRACE", for: "--session-grace", must: nonNegative)
     {
       server.sessionGracePeriod = .seconds(seconds)
+    }
+    if let count = try environment.value(
+      maxConnections, "STATECAST_MAX_CONNECTIONS", for: "--max-connections", must: ("at least 1", { $0 >= 1 })
+    ) {
+      server.maxConnections = count
+    }
+    if let count = try environment.value(
+      maxConnectionsPerAddress, "STATECAST_MAX_CONNECTIONS_PER_ADDRESS", for: "--max-connections-per-address",
+      must: ("at least 1", { $0 >= 1 }))
+    {
+      server.maxConnectionsPerAddress = count
     }
     if let seconds = try environment.value(roomTTL, "STATECAST_ROOM_TTL", for: "--room-ttl", must: positive) {
       server.roomTimeToLive = .seconds(seconds)
