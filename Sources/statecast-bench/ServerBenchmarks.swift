@@ -219,6 +219,8 @@ private struct DemoServerProcess {
     process.executableURL = binary
     process.arguments = [
       "--port", "0", "--public", "Public", "--data", NSTemporaryDirectory() + "statecast-bench-sessions",
+      // Every session of this bench comes from one address.
+      "--max-connections", "1000000", "--max-connections-per-address", "1000000",
     ]
     let output = Pipe()
     process.standardOutput = output
