@@ -7,7 +7,7 @@
 #   docker run --rm -p 8080:8080 -e STATECAST_LOG_FORMAT=json statecast
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libwebsockets-dev libssl-dev pkg-config \
+ && apt-get install -y --no-install-recommends libwebsockets-dev libssl-dev libsqlite3-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies in their own layer so that source changes reuse it.

@@ -55,7 +55,8 @@ case "${1:-}" in
     echo "staged into $out"
     ;;
   runtime-packages)
-    echo "libwebsockets17 libssl3 libcap2 zlib1g libstdc++6 ca-certificates"
+    # libwebsockets-evlib-ev: the epoll event loop (libev); libsqlite3-0: durable stores.
+    echo "libwebsockets17 libwebsockets-evlib-ev libssl3 libcap2 zlib1g libsqlite3-0 libstdc++6 ca-certificates"
     ;;
   rootfs)
     root=${2:?usage: release.sh rootfs DIR}
