@@ -205,4 +205,4 @@ def test_the_default_log_level_leaves_out_debug_lines():
         assert demo.stop() == 0
     events = [json.loads(line) for line in demo.stderr.splitlines()]
     assert {e["level"] for e in events} == {"info"}, events
-    assert [e["message"] for e in events] == ["serving", "shutting down", "stopped"]
+    assert [e["message"] for e in events] == ["serving", "draining", "stopped"]
