@@ -132,7 +132,7 @@ let package = Package(
     .testTarget(
       name: "StatecastServerTests",
       dependencies: [
-        "Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON",
+        "Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON", "StatecastStorage",
       ],
       swiftSettings: swiftSettings
     ),
