@@ -132,7 +132,8 @@ let package = Package(
     .testTarget(
       name: "StatecastServerTests",
       dependencies: [
-        "Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON", "StatecastStorage",
+        "Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON",
+        "StatecastStorage",
       ],
       swiftSettings: swiftSettings
     ),
