@@ -66,10 +66,11 @@ final class ClusterNode: @unchecked Sendable {
       }
     }
     let upkeep = Task { [weak self] in
+      // The first round at once: other nodes see this one alive before its members join.
       while !Task.isCancelled {
         guard let self else { return }
-        try? await Task.sleep(for: self.leaseDuration / 4)
         await self.keepUp()
+        try? await Task.sleep(for: self.leaseDuration / 4)
       }
     }
     lock.withLock { tasks += [inbox, upkeep] }

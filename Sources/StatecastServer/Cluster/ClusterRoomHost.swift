@@ -342,26 +342,36 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
   }
 
   /// Members whose node stopped beating: shown as reconnecting at once, removed after
-  /// the grace period unless their session resumed on a live node meanwhile.
+  /// the grace period unless their session resumed on a live node meanwhile. A node
+  /// that beats again (it was only slow) gets its members back, each with a snapshot.
   func expireMembers(ofNodesOtherThan alive: Set<String>) async {
     let now = ContinuousClock.now
-    let (inner, orphaned, expired) = lock.withLock {
-      () -> ((any TopicHost)?, [(String, ConnectionID)], [(String, String)]) in
-      guard case .owner(let inner) = role else { return (nil, [], []) }
+    let (inner, orphaned, revived, expired) = lock.withLock {
+      () -> ((any TopicHost)?, [(String, ConnectionID)], [(String, ConnectionID)], [(String, String)]) in
+      guard case .owner(let inner) = role else { return (nil, [], [], []) }
       var orphaned: [(String, ConnectionID)] = []
+      var revived: [(String, ConnectionID)] = []
       var expired: [(String, String)] = []
-      for (session, member) in remote where !alive.contains(member.node) {
-        if let since = member.orphanedSince {
-          if now - since >= node.gracePeriod { expired.append((session, member.node)) }
-        } else {
+      for (session, member) in remote {
+        switch (alive.contains(member.node), member.orphanedSince) {
+        case (true, nil):
+          break
+        case (true, .some):
+          remote[session]?.orphanedSince = nil
+          revived.append((session, member.connection))
+        case (false, nil):
           remote[session]?.orphanedSince = now
           orphaned.append((session, member.connection))
+        case (false, .some(let since)):
+          if now - since >= node.gracePeriod { expired.append((session, member.node)) }
         }
       }
-      return (inner, orphaned, expired)
+      return (inner, orphaned, revived, expired)
     }
     guard let inner else { return }
     for (session, connection) in orphaned { inner.detach(session, from: connection) }
+    // A revision no history reaches: the member gets a snapshot.
+    for (session, connection) in revived { inner.reattach(session, connection: connection, after: -1) }
     for (session, other) in expired { await removeRemote(session, node: other) }
   }
 
