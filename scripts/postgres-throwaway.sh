@@ -4,6 +4,8 @@
 #   scripts/postgres-throwaway.sh start         prints "URL DIR" on one line:
 #                                               postgres://postgres@127.0.0.1:PORT/postgres /tmp/...
 #   scripts/postgres-throwaway.sh restart DIR   restarts it (same port, same data)
+#   scripts/postgres-throwaway.sh pause DIR     stops the server, keeping its data (an outage)
+#   scripts/postgres-throwaway.sh resume DIR    starts it again on the same port
 #   scripts/postgres-throwaway.sh stop DIR      stops it and deletes DIR
 # PostgreSQL refuses to run as root: as root, the server runs as the `postgres` system
 # user that Debian's postgresql package creates (scripts/setup.sh --test installs it).
@@ -58,6 +60,16 @@ restart() {
   as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -m fast restart >/dev/null
 }
 
+pause() {
+  local dir=$1
+  as_owner "$(bindir)/pg_ctl" -D "$dir/data" -w -t 60 -m fast stop >/dev/null
+}
+
+resume() {
+  local dir=$1
+  as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null
+}
+
 stop() {
   local dir=$1
   [ -f "$dir/data/PG_VERSION" ] || { echo "not a throwaway cluster: $dir" >&2; exit 1; }
@@ -68,6 +80,8 @@ stop() {
 case "${1:-}" in
   start) start ;;
   restart) restart "${2:?usage: $0 restart DIR}" ;;
+  pause) pause "${2:?usage: $0 pause DIR}" ;;
+  resume) resume "${2:?usage: $0 resume DIR}" ;;
   stop) stop "${2:?usage: $0 stop DIR}" ;;
-  *) echo "usage: $0 start | restart DIR | stop DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start | restart DIR | pause DIR | resume DIR | stop DIR" >&2; exit 2 ;;
 esac
