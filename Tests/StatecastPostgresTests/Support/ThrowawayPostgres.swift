@@ -56,20 +56,23 @@ actor ThrowawayPostgres {
 
   static func stopServer(_ directory: String) throws { _ = try run(["stop", directory]) }
 
+  /// Runs the script through `popen`: Foundation's `Process.waitUntilExit` can hang
+  /// when called from a task.
   private static func run(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(filePath: "/bin/bash")
-    process.arguments = [script] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw ThrowawayError(
-        message: "postgres-throwaway.sh \(arguments) exited with \(process.terminationStatus)")
+    let command = ([script] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    guard let pipe = popen(command, "r") else { throw ThrowawayError(message: "cannot run \(command)") }
+    var output = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    while true {
+      let count = fread(&buffer, 1, buffer.count, pipe)
+      if count <= 0 { break }
+      output += buffer[0..<count]
     }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let status = pclose(pipe)
+    guard status == 0 else {
+      throw ThrowawayError(message: "postgres-throwaway.sh \(arguments) exited with \(status)")
+    }
+    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// `server` with its database replaced by `database`.
