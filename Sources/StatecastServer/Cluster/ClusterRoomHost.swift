@@ -408,6 +408,8 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
       if holder == current { return }
       if holder == nil || holder == node.id {
         holder = try await node.backplane.acquireLease(room: topic, ttl: node.leaseDuration)
+        // Another node may have taken it a moment earlier: ask again who holds it now.
+        if holder != node.id { holder = try await node.backplane.leaseHolder(room: topic) ?? holder }
       }
       guard let holder else { return }
       if holder == node.id {
