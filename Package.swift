@@ -133,6 +133,7 @@ let package = Package(
       name: "StatecastServerTests",
       dependencies: [
         "Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON",
+        "StatecastStorage",
       ],
       swiftSettings: swiftSettings
     ),

@@ -148,3 +148,58 @@ def restartable_server():
         code = server.stop() if server.running() else 0
         server.data.cleanup()
         assert code == 0, "statecast-demo did not exit cleanly:\n" + "".join(server.output)
+
+
+SCRIPTS = ROOT / "scripts"
+CLUSTER_SECRET = "a-secret-every-process-of-the-test-cluster-shares"
+
+
+class ThrowawayPostgres:
+    """A PostgreSQL server of its own in a temporary directory (scripts/postgres-throwaway.sh):
+    a free loopback port, an unprivileged user, deleted when stopped."""
+
+    def __init__(self):
+        out = subprocess.run(
+            [str(SCRIPTS / "postgres-throwaway.sh"), "start"], check=True, capture_output=True, text=True, timeout=120
+        ).stdout.split()
+        self.url, self.directory = out[0], out[1]
+
+    def pause(self):
+        """Stops the server (its data stays): clients see the database unreachable."""
+        subprocess.run([str(SCRIPTS / "postgres-throwaway.sh"), "pause", self.directory], check=True, timeout=120)
+
+    def resume(self):
+        subprocess.run([str(SCRIPTS / "postgres-throwaway.sh"), "resume", self.directory], check=True, timeout=120)
+
+    def stop(self):
+        subprocess.run([str(SCRIPTS / "postgres-throwaway.sh"), "stop", self.directory], check=True, timeout=120)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One throwaway PostgreSQL server for the whole run (tests use rooms of their own)."""
+    server = ThrowawayPostgres()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def own_postgres():
+    """A PostgreSQL server for one test alone (one that stops and starts it)."""
+    server = ThrowawayPostgres()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def start_cluster(postgres, restartable_server):
+    """Starts `count` demo processes sharing `database` (default: the session's
+    PostgreSQL), each on a port of its own, as a load balancer would spread them."""
+
+    def start(count: int, *flags: str, database=None) -> list:
+        url = (database or postgres).url
+        return [
+            restartable_server("--postgres", url, "--secret", CLUSTER_SECRET, *flags) for _ in range(count)
+        ]
+
+    return start

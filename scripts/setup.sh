@@ -2,12 +2,13 @@
 # Installs what a fresh Debian machine lacks to build and run Statecast.
 #   scripts/setup.sh          what the server needs (libwebsockets, OpenSSL, pkg-config,
 #                             SQLite for durable stores: GRDB links Debian's libsqlite3)
-#   scripts/setup.sh --test   also what the tests need (Chromium, TypeScript, Python packages)
+#   scripts/setup.sh --test   also what the tests need (Chromium, TypeScript, Python packages,
+#                             PostgreSQL for scripts/postgres-throwaway.sh)
 set -euo pipefail
 
 packages=(libwebsockets-dev libssl-dev pkg-config openssl libsqlite3-dev)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium python3-pip node-typescript)
+  packages+=(chromium python3-pip node-typescript postgresql)
 fi
 
 missing=()

@@ -97,9 +97,10 @@ public struct ServerConfiguration: Sendable {
 /// The parts of the server that log, each under its own label, so that a deployment
 /// can filter or route them apart: `statecast.sessions` (opened, resumed, expired),
 /// `statecast.topics` (topics that fail to open), `statecast.stores` (views that cannot
-/// be encoded), `statecast.transport` (the transport).
+/// be encoded), `statecast.transport` (the transport), `statecast.cluster` (rooms shared
+/// with other processes: takeovers, lost leases, unreachable peers).
 public enum LogSubsystem: String, Sendable, CaseIterable {
-  case sessions, topics, stores, transport
+  case sessions, topics, stores, transport, cluster
 
   /// The label its log lines carry, e.g. `statecast.sessions`.
   public var label: String { "statecast.\(rawValue)" }

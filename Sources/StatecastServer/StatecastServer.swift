@@ -27,6 +27,7 @@ public final class StatecastServer: Service, Sendable {
   private let hub: ConnectionHub
   private let transport: WebSocketTransport
   private let storage: (any StateStorage)?
+  private let cluster: ClusterNode?
   private let metrics = ServerMetrics()
   private let metricsTasks = MetricsTasks()
 
@@ -35,25 +36,42 @@ public final class StatecastServer: Service, Sendable {
   ///   - routes: the topics browsers may join.
   ///   - storage: where durable routes keep their rooms and where sessions are saved
   ///     (`SQLiteStorage(directory:)` for one process); `nil` keeps everything in memory.
+  ///   - cluster: shared with other server processes (PostgreSQL's `backplane`, with its
+  ///     `storage` as `storage`): each room then runs in one process at a time, its
+  ///     owner, and the others forward their members' actions to it and relay its
+  ///     frames; sessions resume on any process. `nil` for one process alone.
   ///   - onServerRunning: called by ``run()`` with the bound port once connections are
   ///     accepted.
   public init(
     configuration: ServerConfiguration = ServerConfiguration(),
     routes: [Route],
     storage: (any StateStorage)? = nil,
+    cluster backplane: (any ClusterBackplane)? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) {
     self.configuration = configuration
     self.onServerRunning = onServerRunning
     self.storage = storage
     let relay = SinkRelay()
+    let cluster = backplane.map {
+      ClusterNode(
+        backplane: $0, gracePeriod: configuration.sessionGracePeriod,
+        logger: configuration.logger(for: .cluster))
+    }
+    self.cluster = cluster
+    cluster?.connect(to: relay)
+    let roomSink: any FrameSink =
+      cluster.map { node in
+        ClusterSink(base: relay, remotes: node.remotes, post: { [weak node] in node?.post($0, to: $1) })
+      } ?? relay
     topics = TopicRegistry(
-      routes: routes.flatMap(\.topics), sink: relay, maxTopicsPerSession: configuration.maxTopicsPerSession,
+      routes: routes.flatMap(\.topics), sink: roomSink,
+      maxTopicsPerSession: configuration.maxTopicsPerSession,
       logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
-      storage: storage, metrics: configuration.serveMetrics ? metrics : nil)
+      storage: storage, metrics: configuration.serveMetrics ? metrics : nil, cluster: cluster)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
-      logger: configuration.logger(for: .sessions), storage: storage)
+      logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
     hub = ConnectionHub(
       configuration: configuration, sink: relay, sessions: sessions, topics: topics,
       metrics: configuration.serveMetrics ? metrics : nil)
@@ -100,6 +118,7 @@ public final class StatecastServer: Service, Sendable {
   @discardableResult
   public func start() throws -> Int {
     let port = try transport.start()
+    cluster?.start()
     if configuration.serveMetrics { startMetrics() }
     return port
   }
@@ -154,6 +173,7 @@ public final class StatecastServer: Service, Sendable {
       await group.next()
       group.cancelAll()
     }
+    cluster?.stop()
   }
 
   /// While the server runs: sessions are saved every

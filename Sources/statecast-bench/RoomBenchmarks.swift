@@ -31,7 +31,7 @@ func runRoomBenchmarks() async throws {
 
   var rows: [BenchRow] = []
   for (topic, name) in [("shared/1", "one view for all"), ("private/1", "a view per viewer")] {
-    let room = try await Room.open(url: url, topic: topic, members: members, client: client)
+    let room = try await Room.open(urls: [url], topic: topic, members: members, client: client)
     var queued: [Double] = []
     var delivered: [Double] = []
     for ref in 1...60 {
@@ -69,7 +69,8 @@ func runRoomBenchmarks() async throws {
 }
 
 /// The members of one room, each on its own socket, counting the patches they read.
-private final class Room: @unchecked Sendable {
+/// Also used by the cluster section, with members spread over several servers.
+final class Room: @unchecked Sendable {
   private let sockets: [WebSocketConnection]
   private let topic: String
   private let lock = NSLock()
@@ -84,10 +85,12 @@ private final class Room: @unchecked Sendable {
     self.topic = topic
   }
 
-  static func open(url: String, topic: String, members: Int, client: WebSocketClient) async throws -> Room {
+  /// Member `i` connects to `urls[i % urls.count]`; member 0 is the one that acts.
+  static func open(urls: [String], topic: String, members: Int, client: WebSocketClient) async throws -> Room
+  {
     var sockets: [WebSocketConnection] = []
-    for _ in 0..<members {
-      let socket = try await client.connect(to: url, subprotocols: ["statecast.v1"])
+    for index in 0..<members {
+      let socket = try await client.connect(to: urls[index % urls.count], subprotocols: ["statecast.v1"])
       var events = socket.events.makeAsyncIterator()
       _ = await events.next()  // hello
       _ = socket.send(text: #"{"op":"join","ref":0,"topic":"\#(topic)"}"#)
@@ -187,8 +190,8 @@ private final class Room: @unchecked Sendable {
   }
 }
 
-/// A shared counter: the same view for every member.
-private enum Tally: Feature {
+/// A shared counter: the same view for every member (also the cluster section's).
+enum Tally: Feature {
   struct State: Sendable { var count = 0 }
   enum ClientAction: Codable, Sendable { case increment }
   struct ViewState: Encodable, Sendable { var count: Int }

@@ -14,6 +14,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("storage", runStorageBenchmarks),
   ("durable", runDurableBenchmarks),
   ("connections", runConnectionBenchmarks),
+  ("cluster", runClusterBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -54,6 +54,33 @@ struct ServerOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "Share sessions and durable rooms with every process given the same PostgreSQL database, instead of SQLite in --data: postgres://user:password@host:5432/database; needs --secret (env STATECAST_POSTGRES).",
+      valueName: "url"))
+  var postgres: String?
+
+  /// The PostgreSQL URL of a clustered deployment, or `nil` for the embedded SQLite.
+  /// Every process must sign cookies alike, so a secret generated into one process's
+  /// data directory will not do.
+  func postgresURL(environment: Environment) throws -> String? {
+    guard
+      let url: String = try environment.value(
+        postgres, "STATECAST_POSTGRES", for: "--postgres",
+        must: (
+          "a postgres:// or postgresql:// URL",
+          { $0.hasPrefix("postgres://") || $0.hasPrefix("postgresql://") }
+        ))
+    else { return nil }
+    let secret: String? = try environment.value(secret, "STATECAST_SECRET", for: "--secret")
+    guard secret != nil else {
+      throw ValidationError(
+        "--postgres needs --secret (or STATECAST_SECRET), the same on every process, so that a sign-in made on one is accepted by all"
+      )
+    }
+    return url
+  }
+
+  @Option(
+    help: ArgumentHelp(
       "Also accept WebSockets from this origin; repeatable (env STATECAST_ALLOW_ORIGIN, comma-separated).",
       valueName: "origin"))
   var allowOrigin: [String] = []
@@ -65,6 +92,7 @@ struct ServerOptions: ParsableArguments {
   mutating func validate() throws {
     var scratch = ServerConfiguration()
     _ = try apply(to: &scratch, environment: Environment())
+    _ = try postgresURL(environment: Environment())
   }
 
   /// Sets the configuration's fields from the flags, else the environment; returns the

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import StatecastPostgres
 import StatecastServer
 import StatecastStorage
 import UnixSignals
@@ -69,29 +70,47 @@ struct StatecastDemo: AsyncParsableCommand {
       }
       return .viewer(viewer)
     }
-    // Durable rooms and saved sessions live in one SQLite file in the data directory.
-    let storage: SQLiteStorage
-    do {
-      storage = try SQLiteStorage(directory: dataDirectory)
-    } catch {
-      FileHandle.standardError.write(
-        Data("statecast-demo: cannot open the database in \(dataDirectory.path): \(error)\n".utf8))
-      throw ExitCode.failure
+    // Durable rooms and saved sessions live in one SQLite file in the data directory, or
+    // in PostgreSQL, shared by every process given the same database.
+    let storage: any StateStorage
+    var backplane: (any ClusterBackplane)?
+    var services: [any Service] = []
+    if let url = try server.postgresURL(environment: environment) {
+      do {
+        let postgres = try PostgresCluster(url: url, logger: Logger(label: "statecast.postgres"))
+        (storage, backplane) = (postgres.storage, postgres.backplane)
+        services.append(postgres)
+      } catch {
+        FileHandle.standardError.write(Data("statecast-demo: --postgres: \(error)\n".utf8))
+        throw ExitCode.failure
+      }
+    } else {
+      do {
+        storage = try SQLiteStorage(directory: dataDirectory)
+      } catch {
+        FileHandle.standardError.write(
+          Data("statecast-demo: cannot open the database in \(dataDirectory.path): \(error)\n".utf8))
+        throw ExitCode.failure
+      }
     }
     let server = StatecastServer(
       configuration: configuration,
       routes: demoRoutes(dataDirectory: dataDirectory, cookies: cookies),
       storage: storage,
+      cluster: backplane,
       onServerRunning: { port in say("listening on \(scheme)://\(host):\(port)") }
     )
+    // A service group stops its services in reverse order: the server drains (saving
+    // sessions, finishing commits) before the database connections close.
+    services.append(server)
     // SIGTERM (a container stopping) and SIGINT (Ctrl-C) shut the server down gracefully.
-    let services = ServiceGroup(
-      services: [server],
+    let group = ServiceGroup(
+      services: services,
       gracefulShutdownSignals: [.sigterm, .sigint],
       logger: Logger(label: "statecast-demo")
     )
     do {
-      try await services.run()
+      try await group.run()
     } catch {
       Logger(label: "statecast-demo").critical("cannot start", metadata: ["error": "\(error)"])
       throw ExitCode.failure

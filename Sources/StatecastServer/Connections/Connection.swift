@@ -152,6 +152,7 @@ final class Connection: @unchecked Sendable {
       try spendAllowance()
       try await topics.join(
         topic, params: params, session: session.id, viewer: session.viewer, connection: id)
+      await sessions.topicsDidChange(of: session)
       return []
 
     case .action(let topic, let action):
@@ -162,6 +163,7 @@ final class Connection: @unchecked Sendable {
     case .leave(let topic):
       try spendAllowance()
       try await topics.leave(topic, session: session.id)
+      await sessions.topicsDidChange(of: session)
       return []
 
     case .presence(let topic, let meta):

@@ -38,7 +38,11 @@ struct TopicRoute: Sendable {
     self.isDurable = isDurable
     let canSend = access.canSend
     self.makeHost = { request, context, screen in
-      let opened = try await open(request, context)
+      var opened = try await open(request, context)
+      if context.isClustered {
+        opened.revision = max(opened.revision, DurableStores.restoredRevisionBase())
+        opened.isRestored = true
+      }
       return await StoreHost(
         topic: request.topic, store: opened.store, embed: embed, view: view,
         viewDependsOnViewer: viewDependsOnViewer,

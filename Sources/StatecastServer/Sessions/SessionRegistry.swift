@@ -25,12 +25,16 @@ final class SessionRegistry: @unchecked Sendable {
 
   /// Where sessions are saved so that they survive a restart; `nil` keeps them in memory.
   private let storage: (any StateStorage)?
+  /// Whether a session is saved whenever its topics change (in a cluster, so that a
+  /// browser moving to another process finds what it joined, however recently).
+  private let savesEveryChange: Bool
 
   init(
     topics: TopicRegistry, gracePeriod: Duration, logger: Logger = Logger(label: LogSubsystem.sessions.label),
-    storage: (any StateStorage)? = nil
+    storage: (any StateStorage)? = nil, savesEveryChange: Bool = false
   ) {
     self.storage = storage
+    self.savesEveryChange = savesEveryChange
     self.topics = topics
     self.gracePeriod = gracePeriod
     self.logger = logger
@@ -111,7 +115,23 @@ final class SessionRegistry: @unchecked Sendable {
     }
     logger.debug(
       "session restored", metadata: ["session": SessionID.logged(id), "topics": "\(saved.topics.count)"])
+    await topicsDidChange(of: session)
     return session
+  }
+
+  /// The session joined or left a topic: in a cluster it is saved at once (this
+  /// process then owns the saved copy), elsewhere with the next periodic save.
+  func topicsDidChange(of session: Session) async {
+    guard savesEveryChange, let storage else { return }
+    let saved = StoredSession(
+      id: session.id, viewer: session.viewer, topics: topics.savedTopics(of: session.id))
+    do {
+      try await storage.saveSessions([saved])
+    } catch {
+      logger.error(
+        "a session could not be saved",
+        metadata: ["session": SessionID.logged(session.id), "error": "\(error)"])
+    }
   }
 
   /// Saves every session (live or waiting for a resume) with what it joined: called at

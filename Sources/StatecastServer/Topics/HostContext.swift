@@ -17,6 +17,10 @@ struct HostContext: Sendable {
   var opensRoom = false
   /// The saved state and revision of a per-tab store being restored with its session.
   var restoring: (state: JSON, revision: Int)?
+  /// Whether the room is opened by a process of a cluster: members may hold revisions
+  /// of the room from another process that ran it before, so its revisions start above
+  /// them (at the clock, as a restored room's do).
+  var isClustered = false
 }
 
 /// A store a route opened for a topic, and how the topic hosts it.

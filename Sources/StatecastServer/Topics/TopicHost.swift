@@ -11,8 +11,9 @@ protocol TopicHost: AnyObject, Sendable {
   var topic: String { get }
 
   /// Adds (or refreshes) a member and queues a snapshot of the current view to it.
-  /// Returns `false`, doing nothing, if the topic has already closed.
-  func attach(_ request: JoinRequest, connection: ConnectionID) -> Bool
+  /// Returns `false`, doing nothing, if the topic has already closed; throws if the
+  /// topic's store runs in another process that could not be reached.
+  func attach(_ request: JoinRequest, connection: ConnectionID) async throws -> Bool
   /// Decodes `action` as the route's client action, checks the route's access rules and
   /// sends it to the store. When it returns, the reducer has run and any resulting
   /// patch is already queued.

@@ -29,6 +29,9 @@ final class TopicRegistry: @unchecked Sendable {
   /// Handed to each route opening a store: the sink, the storage, the stores' logger.
   private let context: HostContext
   private let metrics: ServerMetrics?
+  /// This process in a cluster sharing rooms (`nil` when it runs alone): a room is then
+  /// a ``ClusterRoomHost``, run here or followed from its owner.
+  private let cluster: ClusterNode?
 
   private let lock = NSLock()
   private var rooms: [String: Room] = [:]
@@ -41,9 +44,11 @@ final class TopicRegistry: @unchecked Sendable {
     logger: Logger = Logger(label: LogSubsystem.topics.label),
     storeLogger: Logger = Logger(label: LogSubsystem.stores.label),
     storage: (any StateStorage)? = nil,
-    metrics: ServerMetrics? = nil
+    metrics: ServerMetrics? = nil,
+    cluster: ClusterNode? = nil
   ) {
     self.metrics = metrics
+    self.cluster = cluster
     self.routes = routes
     self.sink = sink
     self.maxTopicsPerSession = maxTopicsPerSession
@@ -70,14 +75,16 @@ final class TopicRegistry: @unchecked Sendable {
     guard route.canJoin(request) else {
       throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
     }
-    if let host = host(topic, of: session), host.attach(request, connection: connection) {
-      return
-    }
-    guard lock.withLock({ joined[session]?.count ?? 0 }) < maxTopicsPerSession else {
-      throw ProtocolError(.forbidden, "a session may join at most \(maxTopicsPerSession) topics")
-    }
     let host: any TopicHost
     do {
+      if let joinedHost = self.host(topic, of: session),
+        try await joinedHost.attach(request, connection: connection)
+      {
+        return
+      }
+      guard lock.withLock({ joined[session]?.count ?? 0 }) < maxTopicsPerSession else {
+        throw ProtocolError(.forbidden, "a session may join at most \(maxTopicsPerSession) topics")
+      }
       switch route.sharing {
       case .perSession:
         host = try await openPerSessionTopic(route, request, connection: connection, restoring: restoring)
@@ -249,7 +256,7 @@ final class TopicRegistry: @unchecked Sendable {
       await host.close()
       throw ProtocolError(.forbidden, "the server is shutting down")
     }
-    _ = host.attach(request, connection: connection)
+    _ = try await host.attach(request, connection: connection)
     return host
   }
 
@@ -260,11 +267,18 @@ final class TopicRegistry: @unchecked Sendable {
   {
     var context = self.context
     context.opensRoom = true
+    context.isClustered = cluster != nil
     while true {
       let room = try lock.withLock { () throws(ProtocolError) -> Room in
         if isShuttingDown { throw ProtocolError(.forbidden, "the server is shutting down") }
         if let existing = rooms[request.topic] { return existing }
-        let made = Room.opening(Task { [context] in try await route.makeHost(request, context: context) })
+        let made = Room.opening(
+          Task { [context, cluster] in
+            if let cluster {
+              return try await ClusterRoomHost.open(route, request, context: context, node: cluster)
+            }
+            return try await route.makeHost(request, context: context)
+          })
         rooms[request.topic] = made
         return made
       }
@@ -289,7 +303,7 @@ final class TopicRegistry: @unchecked Sendable {
           }
         }
       }
-      if host.attach(request, connection: connection) { return host }
+      if try await host.attach(request, connection: connection) { return host }
       // It closed when its last member left: once it has finished closing (a durable
       // room's last commits are on disk), forget it and open it anew.
       await host.waitUntilClosed()

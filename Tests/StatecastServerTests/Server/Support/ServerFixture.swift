@@ -2,6 +2,7 @@ import Foundation
 import Statecast
 import StatecastClient
 import StatecastJSON
+import StatecastStorage
 
 @testable import StatecastServer
 
@@ -19,7 +20,9 @@ struct ServerFixture {
 
   var url: String { "ws://127.0.0.1:\(port)/ws" }
 
-  static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> ServerFixture {
+  static func start(
+    cluster: (any ClusterBackplane)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+  ) throws -> ServerFixture {
     let probe = Probe()
     var configuration = ServerConfiguration()
     configuration.port = 0
@@ -48,7 +51,8 @@ struct ServerFixture {
             if join.parameters["how"] == "refused" { throw JoinRefused("no entry today") }
             throw FactoryFailure()
           }),
-      ]
+      ],
+      cluster: cluster
     )
     let port = try server.start()
     return ServerFixture(server: server, probe: probe, port: port, client: try WebSocketClient())

@@ -1,0 +1,209 @@
+"""Several statecast-demo processes sharing rooms and sessions through a real PostgreSQL
+server (a throwaway cluster started by the tests): one order of revisions on every
+process, failover after kill -9 of a room's owner, PostgreSQL stopped and started under
+load, sessions resumed on any process."""
+
+import json
+import pathlib
+import sys
+import threading
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "Protocol"))
+
+from statecast_client import Client  # noqa: E402
+
+INCREMENT = {"increment": {}}
+
+
+def ws_url(process):
+    return f"ws://127.0.0.1:{process.port}/ws"
+
+
+def patches(client, topic):
+    """(rev, ops) of every patch the client got on `topic`, in order."""
+    return [(m["rev"], json.dumps(m["ops"], sort_keys=True)) for m in client.received
+            if m.get("op") == "patch" and m.get("topic") == topic]
+
+
+def drain(client, topic, until, timeout=10):
+    """Reads until the client's state of `topic` satisfies `until`."""
+    deadline = time.monotonic() + timeout
+    while not until(client.states.get(topic)):
+        assert time.monotonic() < deadline, f"state of {topic} never got there: {client.states.get(topic)}"
+        client.recv(timeout=deadline - time.monotonic())
+
+
+def test_three_processes_share_a_room_in_one_order(start_cluster):
+    processes = start_cluster(3)
+    room = "counter/one-order"
+    clients = [Client(ws_url(p)) for p in processes for _ in range(2)]
+    for client in clients:
+        reply, _ = client.join(room)
+        assert reply["status"] == "ok"
+    # Every member sees every member, whichever process it is on.
+    for client in clients:
+        drain(client, room, lambda s: s is not None and len(s["presence"]) == len(clients))
+    for _ in range(5):
+        for client in clients:
+            reply, _ = client.action(room, INCREMENT)
+            assert reply["status"] == "ok", reply
+            # The reply follows the patch: the sender already sees its own increment.
+    total = 5 * len(clients)
+    for client in clients:
+        drain(client, room, lambda s: s["count"] == total)
+    # One order: wherever two clients both saw a revision, it carried the same patch.
+    seen = {}
+    for client in clients:
+        for rev, ops in patches(client, room):
+            assert seen.setdefault(rev, ops) == ops, f"revision {rev} differs between processes"
+    assert len({client.revs[room] for client in clients}) == 1
+
+
+def test_a_session_resumes_on_another_process(start_cluster):
+    a, b = start_cluster(2)
+    room = "counter/resume-anywhere"
+    first = Client(ws_url(a))
+    first.join(room)
+    first.join("counter")
+    for _ in range(3):
+        first.action(room, INCREMENT)
+        first.action("counter", INCREMENT)
+    session = first.hello["session"]
+    first.close()
+    # No stickiness: the same session comes back on the other process.
+    second = Client(ws_url(b), hello=False)
+    reply, before = second.request({"op": "hello", "session": session})
+    assert reply["status"] == "ok" and reply["resumed"] is True and reply["session"] == session
+    drain(second, room, lambda s: s is not None and s["count"] == 3)
+    drain(second, "counter", lambda s: s is not None)
+    reply, _ = second.action(room, INCREMENT)
+    assert reply["status"] == "ok" and second.states[room]["count"] == 4
+
+
+class Pipeline(threading.Thread):
+    """Sends increments back to back on one socket, counting the acknowledged ones,
+    until told to stop or the socket dies."""
+
+    def __init__(self, url, room):
+        super().__init__(daemon=True)
+        self.client = Client(url)
+        self.client.join(room)
+        self.room = room
+        self.acknowledged = 0
+        self.unavailable = 0
+        self.sent = 0
+        self.stopping = threading.Event()
+
+    def run(self):
+        try:
+            while not self.stopping.is_set():
+                self.sent += 1
+                reply, _ = self.client.action(self.room, INCREMENT)
+                if reply["status"] == "ok":
+                    self.acknowledged += 1
+                else:
+                    assert reply["code"] == "unavailable", reply
+                    self.unavailable += 1
+        except (ConnectionClosed, TimeoutError, OSError):
+            pass
+
+
+def act_until_ok(url, room, deadline_seconds):
+    """A fresh client on `url` joins and sends increments until one is acknowledged;
+    returns it and how long that took."""
+    started = time.monotonic()
+    client = Client(url)
+    client.join(room)
+    while True:
+        reply, _ = client.action(room, INCREMENT)
+        if reply["status"] == "ok":
+            return client, time.monotonic() - started
+        assert reply["code"] == "unavailable", reply
+        assert time.monotonic() - started < deadline_seconds, "the room never came back"
+
+
+def test_the_owner_killed_mid_stream_loses_no_acknowledged_action(start_cluster):
+    owner, b, c = start_cluster(3, "--session-grace", "30")
+    room = "counter/failover"
+    on_owner = Client(ws_url(owner))
+    on_owner.join(room)  # the first join makes this process the room's owner
+    on_owner.action(room, INCREMENT)
+    pipelines = [Pipeline(ws_url(p), room) for p in (b, c)]
+    for pipeline in pipelines:
+        pipeline.start()
+    deadline = time.monotonic() + 10
+    while min(p.acknowledged for p in pipelines) < 20:
+        assert time.monotonic() < deadline, "the followers' actions were not acknowledged"
+        time.sleep(0.01)
+    owner.kill()
+    killed_at = time.monotonic()
+    # The followers keep sending: `unavailable` until one of them owns the room.
+    deadline = time.monotonic() + 20
+    while True:
+        before = sum(p.acknowledged for p in pipelines)
+        time.sleep(0.2)
+        if sum(p.acknowledged for p in pipelines) > before and all(p.is_alive() for p in pipelines):
+            break
+        assert time.monotonic() < deadline, "no process took the room over"
+    took_over = time.monotonic() - killed_at
+    for pipeline in pipelines:
+        pipeline.stopping.set()
+    for pipeline in pipelines:
+        pipeline.join(timeout=15)
+    acknowledged = 1 + sum(p.acknowledged for p in pipelines)
+    sent = 1 + sum(p.sent for p in pipelines)
+    # Every acknowledged action is in the state every member converges on.
+    final, _ = act_until_ok(ws_url(b), room, 10)
+    count = final.states[room]["count"] - 1
+    assert acknowledged <= count <= sent, (acknowledged, count, sent)
+    for pipeline in pipelines:
+        drain(pipeline.client, room, lambda s: s["count"] == count + 1)
+    # Taken over within five seconds of the lease lapsing (two seconds).
+    assert took_over < 5 + 2, f"takeover took {took_over:.1f} s"
+    # The owner's own client reconnects to another process and resumes its session.
+    resumed = Client(ws_url(c), hello=False)
+    reply, _ = resumed.request({"op": "hello", "session": on_owner.hello["session"]})
+    assert reply["resumed"] is True
+    drain(resumed, room, lambda s: s is not None and s["count"] == count + 1)
+
+
+def test_postgres_stopped_and_started_under_load(start_cluster, own_postgres):
+    processes = start_cluster(2, database=own_postgres)
+    room = "counter/database-outage"
+    pipelines = [Pipeline(ws_url(p), room) for p in processes]
+    for pipeline in pipelines:
+        pipeline.start()
+    deadline = time.monotonic() + 10
+    while min(p.acknowledged for p in pipelines) < 10:
+        assert time.monotonic() < deadline, "actions were not acknowledged"
+        time.sleep(0.01)
+    own_postgres.pause()
+    # Actions on the durable room are answered `unavailable` while it is down.
+    deadline = time.monotonic() + 20
+    while sum(p.unavailable for p in pipelines) < 2:
+        assert time.monotonic() < deadline, "no action was answered unavailable"
+        time.sleep(0.05)
+    own_postgres.resume()
+    # The processes recover by themselves.
+    deadline = time.monotonic() + 30
+    while True:
+        before = [p.acknowledged for p in pipelines]
+        time.sleep(0.5)
+        if all(p.acknowledged > n for p, n in zip(pipelines, before)):
+            break
+        assert time.monotonic() < deadline, "the processes did not recover after the database came back"
+    for pipeline in pipelines:
+        pipeline.stopping.set()
+    for pipeline in pipelines:
+        pipeline.join(timeout=15)
+    acknowledged = sum(p.acknowledged for p in pipelines)
+    sent = sum(p.sent for p in pipelines)
+    final, _ = act_until_ok(ws_url(processes[0]), room, 20)
+    count = final.states[room]["count"] - 1
+    assert acknowledged <= count <= sent, (acknowledged, count, sent)
+    for process in processes:
+        assert process.stop() == 0, "".join(process.output)

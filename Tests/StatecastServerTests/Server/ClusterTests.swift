@@ -1,0 +1,85 @@
+import Foundation
+import StatecastClient
+import StatecastJSON
+import Testing
+
+@testable import StatecastServer
+
+/// Two servers sharing rooms through a backplane: the owner runs the store, the other
+/// forwards its members' actions and relays the owner's frames; when the owner dies,
+/// the other takes the room over. Real servers and sockets; the backplane is the
+/// in-memory one (the PostgreSQL backplane has tests of its own, and the demo's
+/// cluster is tested end to end over PostgreSQL in Tests/Cluster).
+@Suite(.timeLimit(.minutes(1))) struct ClusterTests {
+  func names(_ state: JSON?) -> [String] {
+    guard case .array(let entries)? = state?["presence"] else { return [] }
+    return entries.compactMap { $0["name"]?.stringValue }
+  }
+
+  @Test func membersOnTwoProcessesShareOneRoomInOneOrder() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b"))
+    let onA = try await a.connect()
+    let onB = try await b.connect()
+    let roomA = try await onA.join("room/shared")
+    #expect(cluster.holder("room/shared") == "a")
+    let roomB = try await onB.join("room/shared")
+    #expect(roomB.state?["count"] == 0)
+    // Presence is merged: both see both members.
+    #expect(await waitForState(roomA) { names($0).count == 2 } != nil)
+    #expect(await waitForState(roomB) { names($0).count == 2 } != nil)
+    // An action on the follower runs on the owner; its patch is on B's socket before
+    // the reply, and A sees it too, at the same revision.
+    try await onB.send(action: Ticker.ClientAction.add(amount: 5), to: "room/shared")
+    #expect(roomB.state?["count"] == 5)
+    let seenOnA = await waitForState(roomA) { $0["count"] == 5 }
+    #expect(seenOnA != nil)
+    #expect(roomA.revision == roomB.revision)
+    for _ in 0..<20 { try await onA.send(action: Ticker.ClientAction.increment, to: "room/shared") }
+    for _ in 0..<20 { try await onB.send(action: Ticker.ClientAction.increment, to: "room/shared") }
+    #expect(roomB.state?["count"] == 45)
+    #expect(await waitForState(roomA) { $0["count"] == 45 } != nil)
+    #expect(roomA.revision == roomB.revision)
+    // The follower's member leaves: the owner's presence shows one member again.
+    try await onB.leave("room/shared")
+    #expect(await waitForState(roomA) { names($0).count == 1 } != nil)
+    await b.stop()
+    await a.stop()
+  }
+
+  @Test func aFollowerTakesTheRoomOverWhenItsOwnerDies() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b"))
+    let onA = try await a.connect()
+    let onB = try await b.connect()
+    _ = try await onA.join("room/failover")
+    let roomB = try await onB.join("room/failover")
+    try await onB.send(action: Ticker.ClientAction.increment, to: "room/failover")
+    let before = roomB.revision ?? 0
+    cluster.kill("a")
+    // B notices the lapsed lease, opens the store itself and sends its member a fresh
+    // snapshot at a later revision; actions work again.
+    let taken = await waitForState(roomB) { _ in
+      cluster.holder("room/failover") == "b" && (roomB.revision ?? 0) > before
+    }
+    #expect(taken != nil)
+    try await onB.send(action: Ticker.ClientAction.add(amount: 2), to: "room/failover")
+    #expect(cluster.holder("room/failover") == "b")
+    await b.stop()
+    await a.stop()
+  }
+
+  @Test func framesOverTheBackplaneRoundTrip() {
+    let messages: [ClusterMessage] = [
+      .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),
+      .answer(ref: 7, error: .notOwner),
+      .action(ref: 8, node: "n", room: "board/x", session: "s", action: ["add": ["amount": 1]]),
+      .reattach(node: "n", room: "r", session: "s", connection: 9, rev: nil),
+    ]
+    let (decoded, malformed) = ClusterMessage.decode(ClusterMessage.encode(messages))
+    #expect(malformed == 0)
+    #expect(decoded == messages)
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import StatecastStorage
+
+/// Several nodes of a cluster in one test process: leases, heartbeats and ordered
+/// messages in memory, with the semantics of the PostgreSQL backplane (which its own
+/// tests check against a real server). `kill(node)` stops a node dead: its leases and
+/// heartbeat lapse and its messages are no longer delivered.
+final class MemoryCluster: @unchecked Sendable {
+  private let lock = NSLock()
+  private var leases: [String: (node: String, expires: ContinuousClock.Instant)] = [:]
+  private var beats: [String: ContinuousClock.Instant] = [:]
+  private var inboxes: [String: AsyncStream<BackplaneEvent>.Continuation] = [:]
+  private var dead: Set<String> = []
+
+  func node(_ name: String) -> MemoryBackplane {
+    let (stream, continuation) = AsyncStream<BackplaneEvent>.makeStream()
+    lock.withLock { inboxes[name] = continuation }
+    return MemoryBackplane(node: name, cluster: self, inbox: stream)
+  }
+
+  /// The node stops: nothing more reaches it, its leases are gone at once.
+  func kill(_ name: String) {
+    lock.withLock {
+      dead.insert(name)
+      inboxes.removeValue(forKey: name)?.finish()
+      leases = leases.filter { $0.value.node != name }
+      beats[name] = nil
+    }
+  }
+
+  func holder(_ room: String) -> String? {
+    lock.withLock {
+      guard let lease = leases[room], lease.expires > .now else { return nil }
+      return lease.node
+    }
+  }
+
+  fileprivate func acquire(_ room: String, _ node: String, _ ttl: Duration) throws -> String {
+    try lock.withLock {
+      guard !dead.contains(node) else { throw Dead() }
+      if let lease = leases[room], lease.expires > .now, lease.node != node { return lease.node }
+      leases[room] = (node, .now + ttl)
+      return node
+    }
+  }
+
+  fileprivate func renew(_ rooms: [String], _ node: String, _ ttl: Duration) throws -> Set<String> {
+    try lock.withLock {
+      guard !dead.contains(node) else { throw Dead() }
+      var lost: Set<String> = []
+      for room in rooms {
+        if leases[room]?.node == node { leases[room]?.expires = .now + ttl } else { lost.insert(room) }
+      }
+      return lost
+    }
+  }
+
+  fileprivate func release(_ room: String, _ node: String) {
+    lock.withLock { if leases[room]?.node == node { leases[room] = nil } }
+  }
+
+  fileprivate func beat(_ node: String, _ ttl: Duration) throws -> Set<String> {
+    try lock.withLock {
+      guard !dead.contains(node) else { throw Dead() }
+      beats[node] = .now + ttl
+      return Set(beats.filter { $0.value > .now }.keys)
+    }
+  }
+
+  fileprivate func deliver(_ payload: String, to node: String, from sender: String) throws {
+    try lock.withLock {
+      guard !dead.contains(sender) else { throw Dead() }
+      inboxes[node]?.yield(.message(payload))
+    }
+  }
+
+  struct Dead: Error {}
+}
+
+struct MemoryBackplane: ClusterBackplane {
+  let node: String
+  let cluster: MemoryCluster
+  let inbox: AsyncStream<BackplaneEvent>
+
+  func acquireLease(room: String, ttl: Duration) async throws -> String {
+    try cluster.acquire(room, node, ttl)
+  }
+  func renewLeases(_ rooms: [String], ttl: Duration) async throws -> Set<String> {
+    try cluster.renew(rooms, node, ttl)
+  }
+  func leaseHolder(room: String) async throws -> String? { cluster.holder(room) }
+  func releaseLease(room: String) async throws { cluster.release(room, node) }
+  func heartbeat(ttl: Duration) async throws -> Set<String> { try cluster.beat(node, ttl) }
+  func send(_ payload: String, to node: String) async throws {
+    try cluster.deliver(payload, to: node, from: self.node)
+  }
+}
