@@ -2,11 +2,11 @@
 # compose.yaml, proven without a Docker engine, the way scripts/image-check.sh proves the
 # Dockerfile: a throwaway PostgreSQL (the `db` service), two copies of the runtime image's
 # root file system each running the staged demo as the image's user with the app
-# services' environment (`app1`, `app2`), and this machine's nginx with the very
-# deploy/nginx.conf that the `nginx` service mounts. Then, through nginx and directly,
-# scripts/compose-smoke.py: /readyz, one durable room shared across the two processes,
-# two browsers spread by nginx, and a SIGTERM to app1 that its clients survive by
-# resuming on app2. Both apps must exit 0 from SIGTERM within the drain timeout.
+# services' environment read from compose.yaml (`app1`, `app2`), and this machine's
+# nginx with the very deploy/nginx.conf that the `nginx` service mounts. Then, through
+# nginx and directly, scripts/compose-smoke.py: /readyz, one durable room shared across
+# the two processes, two browsers spread by nginx, and a SIGTERM to app1 that its
+# clients survive by resuming on app2. Both apps must exit 0 from SIGTERM within 10 s.
 #   scripts/compose-check.sh STAGE    STAGE from `scripts/release.sh build STAGE`
 # Needs root, debootstrap, nginx, PostgreSQL's server binaries and Python's websockets
 # (.ci/run and scripts/setup.sh --test install them). Cleans up after itself, also on
