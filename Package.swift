@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "StatecastServer", targets: ["StatecastServer"]),
     .library(name: "StatecastClient", targets: ["StatecastClient"]),
     .library(name: "StatecastStorage", targets: ["StatecastStorage"]),
+    .library(name: "StatecastPostgres", targets: ["StatecastPostgres"]),
     .executable(name: "statecast-demo", targets: ["statecast-demo"]),
     .executable(name: "statecast-bench", targets: ["statecast-bench"]),
   ],
@@ -32,6 +33,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
   ],
   targets: [
     // Core: Store, Reducer, Effect, Middleware, EventSource, composition. Foundation only.
@@ -89,6 +91,18 @@ let package = Package(
       dependencies: ["Statecast", "StatecastJSON", .product(name: "GRDB", package: "GRDB.swift")],
       swiftSettings: swiftSettings
     ),
+    // The same `StateStorage`, and a `ClusterBackplane`, on a PostgreSQL shared by several
+    // server processes (leases, heartbeats, LISTEN/NOTIFY), through postgres-nio.
+    .target(
+      name: "StatecastPostgres",
+      dependencies: [
+        "StatecastStorage", "StatecastJSON",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
     // The source documents' examples as feature modules (the demos' server side).
     .target(name: "StatecastExamples", dependencies: ["Statecast"], swiftSettings: swiftSettings),
     .executableTarget(
@@ -115,6 +129,15 @@ let package = Package(
       name: "StatecastStorageTests",
       dependencies: [
         "StatecastStorage", "Statecast", "StatecastJSON", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "StatecastPostgresTests",
+      dependencies: [
+        "StatecastPostgres", "StatecastStorage", "Statecast", "StatecastJSON",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
     ),

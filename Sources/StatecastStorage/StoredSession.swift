@@ -34,10 +34,15 @@ public struct StoredSession: Sendable, Equatable {
   }
 }
 
-/// What the `topics` column of a saved session holds.
-struct StoredSessionRecord: Codable {
-  var viewer: Viewer?
-  var topics: [StoredTopic]
+/// What the `topics` column of a saved session holds, in every engine.
+package struct StoredSessionRecord: Codable {
+  package var viewer: Viewer?
+  package var topics: [StoredTopic]
+
+  package init(viewer: Viewer?, topics: [StoredTopic]) {
+    self.viewer = viewer
+    self.topics = topics
+  }
 }
 
 /// One topic a saved session had joined.

@@ -1,0 +1,140 @@
+import Logging
+import PostgresNIO
+import StatecastJSON
+import StatecastStorage
+import Synchronization
+
+/// The single writer of journal entries of a node: every append that arrives while a
+/// transaction is in flight, for any room, waits for the next transaction, which
+/// writes them all with one commit (one WAL flush). Each waiter is resumed once its
+/// batch is durable.
+///
+/// Each entry is checked inside the transaction: its room must be exactly one
+/// revision behind (the room's row is locked, so no other node's append interleaves)
+/// and this node must hold an unexpired lease on it (the lease row is share-locked, so
+/// another node cannot take it over before this transaction ends). An entry that fails
+/// either check gets its own conflict and writes nothing, without failing the others.
+final class PostgresGroupCommit: Sendable {
+  private struct Waiter {
+    let entry: JournalEntry
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct Queue {
+    var waiting: [Waiter] = []
+    var isWriting = false
+    var counters = StorageCounters()
+  }
+
+  private let queue = Mutex(Queue())
+  private let node: String
+  private let client: PostgresClient
+  private let snapshotInterval: Int64
+  private let logger: Logger
+
+  init(node: String, client: PostgresClient, snapshotInterval: Int64, logger: Logger) {
+    self.node = node
+    self.client = client
+    self.snapshotInterval = snapshotInterval
+    self.logger = logger
+  }
+
+  var counters: StorageCounters { queue.withLock { $0.counters } }
+
+  func append(_ entry: JournalEntry) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      let startsWriting = queue.withLock { queue in
+        queue.waiting.append(Waiter(entry: entry, continuation: continuation))
+        defer { queue.isWriting = true }
+        return !queue.isWriting
+      }
+      if startsWriting {
+        Task { await self.writeBatches() }
+      }
+    }
+  }
+
+  /// Writes batches until the queue is empty.
+  private func writeBatches() async {
+    while true {
+      let batch: [Waiter]? = queue.withLock { queue in
+        guard !queue.waiting.isEmpty else {
+          queue.isWriting = false
+          return nil
+        }
+        defer { queue.waiting = [] }
+        return queue.waiting
+      }
+      guard let batch else { return }
+      await write(batch)
+    }
+  }
+
+  private func write(_ batch: [Waiter]) async {
+    let entries = batch.map(\.entry)
+    do {
+      let outcomes = try await client.withTransaction(logger: logger) { connection in
+        var outcomes: [StorageError?] = []
+        for entry in entries { outcomes.append(try await self.write(entry, on: connection)) }
+        return outcomes
+      }
+      let written = outcomes.count { $0 == nil }
+      queue.withLock { queue in
+        queue.counters.commits += 1
+        queue.counters.entries += written
+      }
+      for (waiter, outcome) in zip(batch, outcomes) {
+        if let outcome { waiter.continuation.resume(throwing: outcome) } else { waiter.continuation.resume() }
+      }
+    } catch {
+      let failure = StorageError(postgres: error)
+      for waiter in batch { waiter.continuation.resume(throwing: failure) }
+    }
+  }
+
+  private func write(_ entry: JournalEntry, on connection: PostgresConnection) async throws -> StorageError? {
+    let rows = try await connection.query(
+      """
+      SELECT r.revision, r.snapshot_revision, l.node IS NOT NULL
+      FROM statecast_rooms r
+      LEFT JOIN LATERAL (
+        SELECT node FROM statecast_leases
+        WHERE room = r.id AND node = \(node) AND expires_at > clock_timestamp() FOR SHARE
+      ) l ON true
+      WHERE r.id = \(entry.room) FOR UPDATE OF r
+      """,
+      logger: logger
+    )
+    var found: (revision: Int64, snapshotRevision: Int64, leased: Bool)?
+    for try await row in rows.decode((Int64, Int64, Bool).self) { found = row }
+    guard let found, found.revision == entry.revision - 1, found.leased else {
+      return .revisionConflict(room: entry.room, expected: entry.revision, found: found?.revision)
+    }
+    if entry.revision - found.snapshotRevision >= snapshotInterval {
+      let snapshot = String(decoding: entry.state.serialized(), as: UTF8.self)
+      try await connection.query(
+        """
+        WITH room AS (
+          UPDATE statecast_rooms SET revision = \(entry.revision), snapshot_revision = \(entry.revision),
+            snapshot = \(snapshot), last_used = now()
+          WHERE id = \(entry.room)
+        )
+        DELETE FROM statecast_journal WHERE room = \(entry.room)
+        """,
+        logger: logger
+      )
+    } else {
+      let patch = String(decoding: entry.patch.serialized(), as: UTF8.self)
+      try await connection.query(
+        """
+        WITH room AS (
+          UPDATE statecast_rooms SET revision = \(entry.revision), last_used = now() WHERE id = \(entry.room)
+        )
+        INSERT INTO statecast_journal (room, revision, patch) VALUES (\(entry.room), \(entry.revision), \(patch))
+        """,
+        logger: logger
+      )
+    }
+    return nil
+  }
+}
