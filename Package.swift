@@ -108,7 +108,7 @@ let package = Package(
     .executableTarget(
       name: "statecast-demo",
       dependencies: [
-        "StatecastServer", "StatecastExamples", "StatecastStorage",
+        "StatecastServer", "StatecastExamples", "StatecastStorage", "StatecastPostgres",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -119,7 +119,7 @@ let package = Package(
       name: "statecast-bench",
       dependencies: [
         "Statecast", "StatecastJSON", "StatecastServer", "StatecastClient", "StatecastExamples",
-        "StatecastStorage",
+        "StatecastStorage", "StatecastPostgres", .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
     ),
