@@ -25,6 +25,8 @@ postgres_dir=""
 passed=""
 
 cleanup() {
+  # Every step, whatever failed before it.
+  set +e
   local pid
   for pid in "${apps[@]}"; do
     if kill -0 "$pid" 2>/dev/null; then
