@@ -9,7 +9,7 @@ extension PostgresBackplane {
   /// payload's row is committed together with its notification.
   public func send(_ payload: String, to node: String) async throws {
     let channel = Self.channel(of: node)
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       if payload.utf8.count <= Self.largestInlinePayload {
         try await sender.query("SELECT pg_notify(\(channel), \("=" + payload))", logger: logger)
       } else {

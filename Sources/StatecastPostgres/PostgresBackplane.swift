@@ -43,7 +43,7 @@ public final class PostgresBackplane: ClusterBackplane {
   static func channel(of node: String) -> String { "statecast_\(node)" }
 
   public func acquireLease(room: String, ttl: Duration) async throws -> String {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       // The CTE's SELECT sees the table as it was before the INSERT: when the lease is
       // not taken, it reads the holder that kept it.
       let rows = try await client.query(
@@ -74,7 +74,7 @@ public final class PostgresBackplane: ClusterBackplane {
   /// nobody else can have written the room meanwhile, since appends need the lease.
   public func renewLeases(_ rooms: [String], ttl: Duration) async throws -> Set<String> {
     guard !rooms.isEmpty else { return [] }
-    let renewed = try await databaseAccess {
+    let renewed = try await databaseAccess { [self] in
       let rows = try await client.query(
         """
         UPDATE statecast_leases SET expires_at = now() + make_interval(secs => \(ttl.seconds))
@@ -90,7 +90,7 @@ public final class PostgresBackplane: ClusterBackplane {
   }
 
   public func leaseHolder(room: String) async throws -> String? {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       let rows = try await client.query(
         "SELECT node FROM statecast_leases WHERE room = \(room) AND expires_at > now()", logger: logger)
       var holder: String?
@@ -100,14 +100,14 @@ public final class PostgresBackplane: ClusterBackplane {
   }
 
   public func releaseLease(room: String) async throws {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       try await client.query(
         "DELETE FROM statecast_leases WHERE room = \(room) AND node = \(node)", logger: logger)
     }
   }
 
   public func heartbeat(ttl: Duration) async throws -> Set<String> {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       let rows = try await client.query(
         """
         WITH beat AS (

@@ -5,7 +5,7 @@ public import StatecastStorage
 
 extension PostgresStorage {
   public func loadRoom(_ id: String) async throws -> StoredRoom? {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       // One statement, so the snapshot and the journal after it are of one moment.
       let rows = try await client.query(
         """
@@ -33,7 +33,7 @@ extension PostgresStorage {
 
   public func createRoom(_ id: String, state: JSON) async throws -> StoredRoom {
     let snapshot = String(decoding: state.serialized(), as: UTF8.self)
-    let created: Date? = try await databaseAccess {
+    let created: Date? = try await databaseAccess { [self] in
       let rows = try await client.query(
         """
         INSERT INTO statecast_rooms (id, revision, snapshot_revision, snapshot, last_used)
@@ -55,7 +55,7 @@ extension PostgresStorage {
 
   public func replaceRoom(_ id: String, state: JSON) async throws -> StoredRoom {
     let snapshot = String(decoding: state.serialized(), as: UTF8.self)
-    let (revision, lastUsed) = try await databaseAccess {
+    let (revision, lastUsed) = try await databaseAccess { [self] in
       try await client.withTransaction(logger: logger) { connection in
         try await connection.query(
           """
@@ -103,7 +103,7 @@ extension PostgresStorage {
   }
 
   public func deleteRooms(unusedFor age: Duration) async throws -> Int {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       try await client.withTransaction(logger: logger) { connection in
         let rows = try await connection.query(
           """

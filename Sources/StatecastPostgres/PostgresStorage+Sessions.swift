@@ -17,7 +17,7 @@ extension PostgresStorage {
     }
     let ids = Array(rows.keys)
     let topics = ids.map { rows[$0]! }
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       try await client.query(
         """
         INSERT INTO statecast_sessions (id, node, saved_at, topics)
@@ -30,7 +30,7 @@ extension PostgresStorage {
   }
 
   public func loadSession(_ id: String) async throws -> StoredSession? {
-    let row: (Date, String)? = try await databaseAccess {
+    let row: (Date, String)? = try await databaseAccess { [self] in
       let rows = try await client.query(
         "SELECT saved_at, topics FROM statecast_sessions WHERE id = \(id)", logger: logger)
       var found: (Date, String)?
@@ -50,14 +50,14 @@ extension PostgresStorage {
   /// Deletes the session only if this node saved it last: when another node has
   /// resumed it (and saved it since), it is that node's now, and stays.
   public func deleteSession(_ id: String) async throws {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       try await client.query(
         "DELETE FROM statecast_sessions WHERE id = \(id) AND node = \(node)", logger: logger)
     }
   }
 
   public func deleteSessions(unusedFor age: Duration) async throws -> Int {
-    try await databaseAccess {
+    try await databaseAccess { [self] in
       let rows = try await client.query(
         """
         WITH deleted AS (

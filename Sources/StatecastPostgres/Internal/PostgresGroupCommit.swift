@@ -73,10 +73,21 @@ final class PostgresGroupCommit: Sendable {
   private func write(_ batch: [Waiter]) async {
     let entries = batch.map(\.entry)
     do {
-      let outcomes = try await client.withTransaction(logger: logger) { connection in
-        var outcomes: [StorageError?] = []
-        for entry in entries { outcomes.append(try await self.write(entry, on: connection)) }
-        return outcomes
+      // Only the wait for a connection has a deadline: a transaction that has begun is
+      // awaited to its end, so a batch reported as failed was never written.
+      let logger = self.logger
+      let outcomes = try await withConnection(of: client) { connection in
+        // A transaction that does not finish in time (the server went away without the
+        // connection noticing) is cut off by closing its connection, which makes
+        // PostgreSQL roll it back: the batch is reported failed and the store's state
+        // goes back, rather than every later action waiting behind it.
+        try await withDeadline(transactionDeadline, onTimeout: { try? await connection.close() }) {
+          try await connection.withTransaction(logger: logger) { connection in
+            var outcomes: [StorageError?] = []
+            for entry in entries { outcomes.append(try await self.write(entry, on: connection)) }
+            return outcomes
+          }
+        }
       }
       let written = outcomes.count { $0 == nil }
       queue.withLock { queue in

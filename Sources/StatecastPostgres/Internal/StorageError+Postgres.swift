@@ -25,11 +25,13 @@ extension StorageError {
   }
 }
 
-/// Runs a database access, turning its errors into ``StorageError``.
+/// Runs a database access, turning its errors into ``StorageError``; one that has not
+/// finished within ``databaseDeadline`` fails (reads, leases, heartbeats, session saves
+/// and notifications, which may all be repeated: none of them is a journal write).
 @discardableResult
-func databaseAccess<T>(_ body: () async throws -> T) async throws -> T {
+func databaseAccess<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
   do {
-    return try await body()
+    return try await withDeadline(databaseDeadline, body)
   } catch {
     throw StorageError(postgres: error)
   }

@@ -38,7 +38,8 @@ final class ClusterNode: @unchecked Sendable {
 
   private let lock = NSLock()
   private var rooms: [String: ClusterRoomHost] = [:]
-  private var pending: [Int64: CheckedContinuation<Outcome, Never>] = [:]
+  /// Requests awaiting their answer, with the node each went to.
+  private var pending: [Int64: (node: String, continuation: CheckedContinuation<Outcome, Never>)] = [:]
   private var nextRef: Int64 = 0
   private var outboxes: [String: Outbox] = [:]
   private var tasks: [Task<Void, Never>] = []
@@ -83,7 +84,7 @@ final class ClusterNode: @unchecked Sendable {
       return (self.tasks, Array(pending.values))
     }
     for task in tasks { task.cancel() }
-    for continuation in waiting { continuation.resume(returning: .noAnswer) }
+    for request in waiting { request.continuation.resume(returning: .noAnswer) }
   }
 
   // MARK: Rooms
@@ -130,13 +131,24 @@ final class ClusterNode: @unchecked Sendable {
     }
     defer { timer.cancel() }
     return await withCheckedContinuation { continuation in
-      lock.withLock { pending[ref] = continuation }
+      lock.withLock { pending[ref] = (node, continuation) }
       post(message, to: node)
     }
   }
 
   private func answer(_ ref: Int64, with outcome: Outcome) {
-    lock.withLock { pending.removeValue(forKey: ref) }?.resume(returning: outcome)
+    lock.withLock { pending.removeValue(forKey: ref) }?.continuation.resume(returning: outcome)
+  }
+
+  /// `node` is gone (its heartbeat lapsed, or another node took its room over): the
+  /// requests waiting for its answers end now as ``Outcome/noAnswer`` instead of at
+  /// their timeout.
+  func abandonRequests(to node: String) {
+    let abandoned = lock.withLock {
+      let refs = pending.filter { $0.value.node == node }.keys
+      return refs.compactMap { pending.removeValue(forKey: $0)?.continuation }
+    }
+    for continuation in abandoned { continuation.resume(returning: .noAnswer) }
   }
 
   // MARK: Inbox
@@ -231,6 +243,8 @@ final class ClusterNode: @unchecked Sendable {
     }
     do {
       let alive = try await backplane.heartbeat(ttl: leaseDuration)
+      let waitedOn = lock.withLock { Set(pending.values.map(\.node)) }
+      for node in waitedOn.subtracting(alive) { abandonRequests(to: node) }
       for host in owned { await host.expireMembers(ofNodesOtherThan: alive) }
     } catch {
       logger.warning("the heartbeat could not be written", metadata: ["error": "\(error)"])

@@ -417,6 +417,8 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
       } else {
         follow(holder)
       }
+      // Whatever still waits on the former owner will not be answered.
+      node.abandonRequests(to: current)
     } catch {
       logger.warning(
         "the owner of a room could not be found", metadata: ["topic": "\(topic)", "error": "\(error)"])

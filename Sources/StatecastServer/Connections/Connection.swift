@@ -181,9 +181,11 @@ final class Connection: @unchecked Sendable {
   }
 
   /// Answers an error and closes a peer that keeps misbehaving (PROTOCOL.md: by default
-  /// 100 error replies within 10 s → 1008).
+  /// 100 error replies within 10 s → 1008). `unavailable` is the server's trouble, not
+  /// the peer's: a client retrying through a database outage is not misbehaving.
   private func fail(_ ref: Int64?, _ error: ProtocolError, topic: String?) {
     send(ServerMessage.error(ref: ref, error), topic: topic)
+    guard error.code != .unavailable else { return }
     let now = ContinuousClock.now
     let windowStart = now - configuration.misbehaviorWindow
     errorTimes.removeAll { $0 < windowStart }
