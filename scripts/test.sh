@@ -4,8 +4,10 @@
 # server's once more under ThreadSanitizer), the browser runtime's unit tests
 # (node --test) and its JSDoc types (tsc), the JSON Patch cross-check with Python's
 # jsonpatch, the protocol tests of an independent Python client, the demo server's
-# command line and logs, and the real-browser tests (Playwright driving Debian's
-# Chromium). Screenshots go to artifacts/screenshots.
+# command line and logs, several demo processes sharing rooms through a throwaway
+# PostgreSQL server (scripts/postgres-throwaway.sh, started by the tests), and the
+# real-browser tests (Playwright driving Debian's Chromium). Screenshots go to
+# artifacts/screenshots.
 # The last line sums up every runner: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +44,7 @@ run node node --test Tests/JS/
 # The runtime's JSDoc types (jsconfig.json): any error fails the run.
 run tsc tsc --noEmit -p jsconfig.json
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)
-run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Operations Tests/Durability Tests/Browser Tests/JS/browser
+run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Operations Tests/Durability Tests/Cluster Tests/Browser Tests/JS/browser
 
 # Swift Testing: "Test run with N tests in M suites passed|failed ... with K issues".
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests? in .*/\1/p' "$logs/swift-test.log" | tail -n 1)

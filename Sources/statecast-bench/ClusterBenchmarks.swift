@@ -132,16 +132,19 @@ private struct ThrowawayDatabase {
     if let directory { _ = try? Self.run(["stop", directory]) }
   }
 
+  /// Through `popen`: Foundation's `Process.waitUntilExit` can hang when called from a
+  /// task.
   private static func run(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "scripts/postgres-throwaway.sh")
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let command = (["scripts/postgres-throwaway.sh"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    guard let pipe = popen(command, "r") else { throw BenchmarkFailure("cannot run \(command)") }
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    while true {
+      let count = fread(&buffer, 1, buffer.count, pipe)
+      if count <= 0 { break }
+      data += buffer[0..<count]
+    }
+    guard pclose(pipe) == 0 else {
       throw BenchmarkFailure("scripts/postgres-throwaway.sh \(arguments.joined(separator: " ")) failed")
     }
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
