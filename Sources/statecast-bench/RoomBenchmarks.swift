@@ -157,8 +157,9 @@ final class Room: @unchecked Sendable {
     }
     let queued = Double(nowNanoseconds() - started)
     await everyone
-    let last = lock.withLock { lastArrival }
-    return (queued, Double(last - started))
+    // A room of one has nobody else to wait for.
+    let last = lock.withLock { expecting == 0 ? started : lastArrival }
+    return (queued, Double(max(last, started) - started))
   }
 
   /// Members joining and leaving the room one after another: each join or leave's
