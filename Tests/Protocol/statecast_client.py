@@ -17,6 +17,7 @@ class Client:
             url, subprotocols=list(subprotocols) or None, origin=origin, max_size=None, open_timeout=10,
             additional_headers=headers,
         )
+        self.timeout = 10  # seconds a message may take to arrive
         self.refs = itertools.count(1)
         self.states = {}  # topic -> state built from snapshot + patches
         self.revs = {}  # topic -> last applied rev
@@ -32,8 +33,8 @@ class Client:
     def send(self, message: dict) -> None:
         self.ws.send(json.dumps(message))
 
-    def recv(self, timeout=10) -> dict:
-        message = json.loads(self.ws.recv(timeout=timeout))
+    def recv(self, timeout=None) -> dict:
+        message = json.loads(self.ws.recv(timeout=self.timeout if timeout is None else timeout))
         self.received.append(message)
         self._apply(message)
         return message
