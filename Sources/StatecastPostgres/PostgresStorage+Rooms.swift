@@ -22,9 +22,10 @@ extension PostgresStorage {
       for try await (revision, snapshotRevision, snapshot, lastUsed, revisions, patches) in rows.decode(
         (Int64, Int64, String, Date, [Int64], [String]).self)
       {
-        return try RoomRestore(
-          revision: revision, snapshotRevision: snapshotRevision, snapshot: snapshot, lastUsed: lastUsed,
-          journal: Array(zip(revisions, patches))
+        return try StoredRows(
+          revision: revision, snapshotRevision: snapshotRevision, snapshot: Data(snapshot.utf8),
+          lastUsed: lastUsed.timeIntervalSince1970,
+          journal: zip(revisions, patches).map { ($0, Data($1.utf8)) }
         ).restore(id: id)
       }
       return nil

@@ -1,17 +1,26 @@
-import Foundation
+package import Foundation
 import StatecastJSON
 
-/// A room's rows as read, copied out of the read transaction (GRDB's rows stay on
-/// their connection) and turned into a ``StoredRoom`` after it.
-struct StoredRows: Sendable {
-  var revision: Int64
-  var snapshotRevision: Int64
-  var snapshot: Data
-  var lastUsed: Double
-  var journal: [(revision: Int64, patch: Data)]
+/// A room's rows as read, in any engine: copied out of the read transaction (GRDB's
+/// rows stay on their connection) and turned into a ``StoredRoom`` after it.
+package struct StoredRows: Sendable {
+  package var revision: Int64
+  package var snapshotRevision: Int64
+  package var snapshot: Data
+  package var lastUsed: Double
+  package var journal: [(revision: Int64, patch: Data)]
+
+  package init(
+    revision: Int64, snapshotRevision: Int64, snapshot: Data, lastUsed: Double,
+    journal: [(revision: Int64, patch: Data)]
+  ) {
+    (self.revision, self.snapshotRevision, self.snapshot, self.lastUsed, self.journal) = (
+      revision, snapshotRevision, snapshot, lastUsed, journal
+    )
+  }
 
   /// The snapshot, then every patch after it in order, with no revision missing.
-  func restore(id: String) throws -> StoredRoom {
+  package func restore(id: String) throws -> StoredRoom {
     var expected = snapshotRevision
     do {
       var state = try JSON(storedData: snapshot)
