@@ -93,7 +93,7 @@ import Testing
   /// When PostgreSQL restarts, the listener connects again by itself, says that
   /// messages may have been lost, and delivers what is sent afterwards.
   @Test func aRestartedServerInterruptsTheInboxAndDeliveryResumes() async throws {
-    let server = try ThrowawayPostgres.startServer()
+    let server = try await ThrowawayPostgres.startServer()
     defer { try? ThrowawayPostgres.stopServer(server.directory) }
     try await withCluster(server.url) { first in
       try await withCluster(server.url) { second in
@@ -102,7 +102,7 @@ import Testing
         let before = await inbox.next()
         #expect(before == .message("before"))
 
-        try ThrowawayPostgres.restartServer(server.directory)
+        try await ThrowawayPostgres.restartServer(server.directory)
         let interruption = await inbox.next()
         #expect(interruption == .interrupted)
 

@@ -14,30 +14,34 @@ import Synchronization
 actor ThrowawayPostgres {
   static let shared = ThrowawayPostgres()
 
-  private var serverURL: String?
+  private var serverURL: Task<String, any Error>?
 
   /// A fresh, empty database on the shared server.
   func freshDatabase() async throws -> String {
-    let server = try serverURLStartingIfNeeded()
+    let server = try await serverURLStartingIfNeeded()
     let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     try await Self.execute("CREATE DATABASE \(name)", on: server)
     return Self.url(server, database: name)
   }
 
-  private func serverURLStartingIfNeeded() throws -> String {
-    if let serverURL { return serverURL }
-    if let url = ProcessInfo.processInfo.environment["STATECAST_TEST_POSTGRES_URL"], !url.isEmpty {
-      serverURL = url
-      return url
+  /// Started once however many tests ask at once (the actor is re-entered while the
+  /// server starts).
+  private func serverURLStartingIfNeeded() async throws -> String {
+    if let serverURL { return try await serverURL.value }
+    let starting = Task<String, any Error> {
+      if let url = ProcessInfo.processInfo.environment["STATECAST_TEST_POSTGRES_URL"], !url.isEmpty {
+        return url
+      }
+      let server = try await Self.startServer()
+      startedDirectory.withLock { $0 = server.directory }
+      atexit {
+        guard let directory = startedDirectory.withLock({ $0 }) else { return }
+        _ = system("'\(ThrowawayPostgres.script)' stop '\(directory)' >/dev/null 2>&1")
+      }
+      return server.url
     }
-    let server = try Self.startServer()
-    startedDirectory.withLock { $0 = server.directory }
-    atexit {
-      guard let directory = startedDirectory.withLock({ $0 }) else { return }
-      _ = system("'\(ThrowawayPostgres.script)' stop '\(directory)' >/dev/null 2>&1")
-    }
-    serverURL = server.url
-    return server.url
+    serverURL = starting
+    return try await starting.value
   }
 
   /// `scripts/postgres-throwaway.sh` of this checkout.
@@ -46,13 +50,24 @@ actor ThrowawayPostgres {
     .path
 
   /// Starts a throwaway server of its own, for a test that restarts it.
-  static func startServer() throws -> (url: String, directory: String) {
-    let output = try run(["start"]).split(separator: " ")
+  static func startServer() async throws -> (url: String, directory: String) {
+    let output = try await runOffThePool(["start"]).split(separator: " ")
     guard output.count == 2 else { throw ThrowawayError(message: "unexpected output: \(output)") }
     return (String(output[0]), String(output[1]))
   }
 
-  static func restartServer(_ directory: String) throws { _ = try run(["restart", directory]) }
+  static func restartServer(_ directory: String) async throws {
+    _ = try await runOffThePool(["restart", directory])
+  }
+
+  /// Runs the script on a thread of its own: starting a server takes seconds, and a
+  /// test blocking one of the few threads of Swift's cooperative pool that long stalls
+  /// every other test of the process.
+  private static func runOffThePool(_ arguments: [String]) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread { continuation.resume(with: Result { try run(arguments) }) }
+    }
+  }
 
   static func stopServer(_ directory: String) throws { _ = try run(["stop", directory]) }
 
