@@ -34,6 +34,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
   ],
   targets: [
     // Core: Store, Reducer, Effect, Middleware, EventSource, composition. Foundation only.
@@ -75,6 +77,8 @@ let package = Package(
         "Statecast", "StatecastJSON", "StatecastTransport", "StatecastStorage", "COpenSSL",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -112,6 +116,8 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -156,7 +162,8 @@ let package = Package(
       name: "StatecastServerTests",
       dependencies: [
         "Statecast", "StatecastServer", "StatecastClient", "StatecastExamples", "StatecastJSON",
-        "StatecastStorage",
+        "StatecastStorage", .product(name: "CoreMetrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -1,4 +1,6 @@
+public import CoreMetrics
 public import Logging
+public import Prometheus
 
 /// Everything a ``StatecastServer`` can be told, with PROTOCOL.md's defaults.
 public struct ServerConfiguration: Sendable {
@@ -81,11 +83,12 @@ public struct ServerConfiguration: Sendable {
   /// `Referrer-Policy: same-origin`.
   public var contentSecurityPolicy: String? = TransportConfiguration.defaultContentSecurityPolicy
 
-  /// Serve `GET /metrics` (Prometheus text format: connections, sessions, rooms,
-  /// messages by op, replies by status, error replies by code, closes by code, frames
-  /// and bytes out, slow-reader closes, refused upgrades) on the server's port. Turn it
-  /// off when that port is public and the numbers should not be.
-  public var serveMetrics = true
+  /// Where the server's metrics go (connections, sessions, rooms, members, actions by
+  /// route and outcome, replies and error replies, messages by op, closes by code,
+  /// frames and bytes out, slow readers, refused upgrades, action and commit latency).
+  /// By default into a Prometheus registry of the server's own, served at
+  /// `GET /metrics`; see ``MetricsReporting``.
+  public var metrics: MetricsReporting = .prometheus(PrometheusCollectorRegistry())
 
   /// Where the server logs. Each part of the server logs under a label of its own
   /// (``LogSubsystem``), with this logger's level, metadata and metadata provider.
@@ -117,4 +120,28 @@ extension ServerConfiguration {
     for (key, value) in logger.handler.metadata { derived[metadataKey: key] = value }
     return derived
   }
+}
+
+/// Where a ``StatecastServer`` reports its metrics. It records them through
+/// apple/swift-metrics, so any backend works; Prometheus is built in.
+///
+/// To have the server's metrics and the rest of the app's in one `/metrics`, bootstrap
+/// swift-metrics with the registry the server serves:
+///
+/// ```swift
+/// let registry = PrometheusCollectorRegistry()
+/// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+/// configuration.metrics = .prometheus(registry)
+/// ```
+public enum MetricsReporting: Sendable {
+  /// Recorded into `registry` and served from it at `GET /metrics` in the Prometheus
+  /// text format, with whatever else the app records there. The text is rendered off
+  /// the service thread every second and after each scrape.
+  case prometheus(PrometheusCollectorRegistry)
+  /// Recorded through `factory` (for example `MetricsSystem.factory`, whatever backend
+  /// the app bootstrapped: StatsD, OpenTelemetry, ...); no `/metrics`.
+  case factory(any MetricsFactory)
+  /// Nothing recorded, no `/metrics`: for a port that is public when the numbers
+  /// should not be, or a benchmark.
+  case off
 }

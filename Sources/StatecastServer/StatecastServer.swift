@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Prometheus
 public import ServiceLifecycle
 public import StatecastStorage
 
@@ -28,7 +29,10 @@ public final class StatecastServer: Service, Sendable {
   private let transport: WebSocketTransport
   private let storage: (any StateStorage)?
   private let cluster: ClusterNode?
-  private let metrics = ServerMetrics()
+  /// `nil` when ``ServerConfiguration/metrics`` is `.off`.
+  private let metrics: ServerMetrics?
+  /// The registry `/metrics` renders, when it is served.
+  private let metricsRegistry: PrometheusCollectorRegistry?
   private let metricsTasks = MetricsTasks()
 
   /// - Parameters:
@@ -60,6 +64,23 @@ public final class StatecastServer: Service, Sendable {
     }
     self.cluster = cluster
     cluster?.connect(to: relay)
+    switch configuration.metrics {
+    case .prometheus(let registry):
+      var factory = PrometheusMetricsFactory(registry: registry)
+      factory.durationHistogramBuckets = [
+        ServerMetrics.Name.actionSeconds: ServerMetrics.latencyBuckets,
+        ServerMetrics.Name.commitSeconds: ServerMetrics.latencyBuckets,
+      ]
+      metrics = ServerMetrics(factory: factory, endpoint: MetricsEndpoint())
+      metricsRegistry = registry
+    case .factory(let factory):
+      metrics = ServerMetrics(factory: factory, endpoint: nil)
+      metricsRegistry = nil
+    case .off:
+      metrics = nil
+      metricsRegistry = nil
+    }
+    let metrics = self.metrics
     let roomSink: any FrameSink =
       cluster.map { node in
         ClusterSink(base: relay, remotes: node.remotes, post: { [weak node] in node?.post($0, to: $1) })
@@ -68,15 +89,15 @@ public final class StatecastServer: Service, Sendable {
       routes: routes.flatMap(\.topics), sink: roomSink,
       maxTopicsPerSession: configuration.maxTopicsPerSession,
       logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
-      storage: storage, metrics: configuration.serveMetrics ? metrics : nil, cluster: cluster)
+      storage: storage, metrics: metrics, cluster: cluster)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
     hub = ConnectionHub(
       configuration: configuration, sink: relay, sessions: sessions, topics: topics,
-      metrics: configuration.serveMetrics ? metrics : nil)
+      metrics: metrics)
     var transportConfiguration = TransportConfiguration(configuration)
-    transportConfiguration.metrics = configuration.serveMetrics ? metrics.endpoint : nil
+    transportConfiguration.metrics = metrics?.endpoint
     transport = WebSocketTransport(configuration: transportConfiguration, handler: hub)
     relay.connect(to: transport)
   }
@@ -119,26 +140,32 @@ public final class StatecastServer: Service, Sendable {
   public func start() throws -> Int {
     let port = try transport.start()
     cluster?.start()
-    if configuration.serveMetrics { startMetrics() }
+    if metrics != nil { startMetrics() }
     return port
   }
 
-  /// Renders `/metrics` now, off the service thread, for the next scrape.
+  /// Samples the gauges and the transport's counters now and, when `/metrics` is
+  /// served, renders it for the next scrape. Off the service thread.
   func refreshMetrics() {
-    metrics.endpoint.publish(
-      metrics.render(
+    guard let metrics else { return }
+    metrics.sample(
+      ServerMetrics.Sample(
         transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.counts,
         rooms: topics.roomCount, members: topics.memberCount))
+    if let endpoint = metrics.endpoint, let metricsRegistry {
+      endpoint.publish(metricsRegistry.emitToBuffer())
+    }
   }
 
-  /// Keeps `/metrics` current: rendered at once, every second, and after each scrape.
+  /// Keeps the metrics current: sampled at once, every second, and after each scrape.
   private func startMetrics() {
     refreshMetrics()
-    let scrapes = metrics.endpoint.scrapes
-    metricsTasks.add(
-      Task { [weak self] in
-        for await _ in scrapes { self?.refreshMetrics() }
-      })
+    if let scrapes = metrics?.endpoint?.scrapes {
+      metricsTasks.add(
+        Task { [weak self] in
+          for await _ in scrapes { self?.refreshMetrics() }
+        })
+    }
     metricsTasks.add(
       Task { [weak self] in
         while !Task.isCancelled {
@@ -159,7 +186,7 @@ public final class StatecastServer: Service, Sendable {
   /// The steps of a shutdown, sockets closed with `code`.
   private func stop(code: UInt16, reason: String, storeDeadline: Duration) async {
     metricsTasks.cancelAll()
-    metrics.endpoint.finish()
+    metrics?.endpoint?.finish()
     topics.beginShutdown()
     await transport.shutdown(gracePeriod: configuration.shutdownDeadline, code: code, reason: reason)
     hub.finishAll()

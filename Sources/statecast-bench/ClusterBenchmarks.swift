@@ -29,7 +29,7 @@ func runClusterBenchmarks() async throws {
   var configuration = ServerConfiguration()
   configuration.port = 0
   configuration.publicDirectory = nil
-  configuration.serveMetrics = false
+  configuration.metrics = .off
   configuration.actionBurst = 10_000_000
   configuration.actionsPerSecond = 10_000_000
   configuration.maxPendingInboundBytes = 64 << 20

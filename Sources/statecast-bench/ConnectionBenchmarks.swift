@@ -25,7 +25,9 @@ func runConnectionBenchmarks() async throws {
     for count in [1_000, 10_000, most] where count <= most && herd.count < count {
       // A refusal before `count` (a server-side limit) measures what is open.
       _ = herd.growUntilRefused(atMost: count)
-      try await Task.sleep(for: .seconds(1))
+      // Past one session save (every 2 s), which writes the sessions that just opened:
+      // what is measured is the cost of connections that stay idle.
+      try await Task.sleep(for: .seconds(3))
       let cpu = server.cpuShare(over: 5)
       // A fresh client the server refuses (at its limit) is a row too, not the end.
       let latency = try? await freshClientLatency(port: server.port, samples: 20)
@@ -44,7 +46,7 @@ func runConnectionBenchmarks() async throws {
     if ping == 20 {
       // At the limit: keep connecting until the server refuses, then measure again.
       let refusedAt = herd.growUntilRefused(atMost: hardLimit - 50)
-      try await Task.sleep(for: .seconds(1))
+      try await Task.sleep(for: .seconds(3))
       let cpu = server.cpuShare(over: 5)
       rows.append(
         BenchRow(

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 import ServiceLifecycle
 import StatecastPostgres
 import StatecastServer
@@ -55,6 +57,11 @@ struct StatecastDemo: AsyncParsableCommand {
     let dataDirectory = try server.apply(to: &configuration, environment: environment)
     try limits.apply(to: &configuration, environment: environment)
     configuration.logger = Logger(label: "statecast")
+    // One registry for the server's metrics and anything else in the process that
+    // records through swift-metrics: `/metrics` serves them all.
+    let metrics = PrometheusCollectorRegistry()
+    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+    configuration.metrics = .prometheus(metrics)
 
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host

@@ -157,6 +157,8 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
 
   func savedState() -> (state: JSON, revision: Int)? { nil }
 
+  func savedStateVersion() -> Int? { nil }
+
   func isBehind(_ session: String) -> Bool {
     if case .owner(let inner) = lock.withLock({ role }) { inner.isBehind(session) } else { false }
   }

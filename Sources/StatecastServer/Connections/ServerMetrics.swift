@@ -1,47 +1,119 @@
+import CoreMetrics
 import Foundation
+import StatecastTransport
 
-/// The server's counters and the Prometheus text `GET /metrics` answers.
+/// The server's metrics, recorded through swift-metrics into the factory that
+/// ``ServerConfiguration/metrics`` names (a Prometheus registry that `GET /metrics`
+/// serves, by default).
 ///
-/// Counted where the server already passes: replies (by status, errors by code) as the
-/// connections send them, client messages (by `op`) as the transport delivers them; the
-/// gauges are read from the registries and the transport when the text is rendered. The
-/// text is rendered off the service thread (every second and after each scrape) and
-/// published to the transport, which answers a scrape with the latest one.
+/// Counted where the server already passes: actions where they are performed, replies
+/// (by status, errors by code) as the connections send them, client messages (by `op`)
+/// as the transport delivers them. Every second, off the service thread, ``sample(_:)``
+/// sets the gauges from the registries and adds what the transport counted since the
+/// last sample: the transport keeps plain counters on its own thread, so a frame costs
+/// it no call into a metrics backend.
 final class ServerMetrics: @unchecked Sendable {
-  // Sendable: every counter is guarded by `lock`.
-  private let lock = NSLock()
-  private var repliesOK = 0
-  private var errorsByCode: [String: Int] = [:]
-  private var messagesByOp: [String: Int] = [:]
-  /// Route pattern → outcome (`ok` or an error code) → actions.
-  private var actionsByRoute: [String: [String: Int]] = [:]
-  private var actionLatency = LatencyHistogram()
-  private var commitLatency = LatencyHistogram()
-  private var collapses = 0
-
-  /// An action on a topic of route `route` was answered with `outcome` (`ok` or an error
-  /// code) after `seconds`: until its patch was queued (and, durable, stored). Any thread.
-  func actionFinished(route: String, outcome: String, seconds: Double) {
-    lock.withLock {
-      actionsByRoute[route, default: [:]][outcome, default: 0] += 1
-      if outcome == "ok" { actionLatency.record(seconds) }
-    }
+  /// Names and the meaning of each (docs/OPERATIONS and the README list them too).
+  enum Name {
+    static let connections = "statecast_connections_open"
+    static let sessions = "statecast_sessions"
+    static let rooms = "statecast_rooms"
+    static let members = "statecast_topic_members"
+    static let actions = "statecast_actions_total"
+    static let actionSeconds = "statecast_action_seconds"
+    static let commitSeconds = "statecast_commit_seconds"
+    static let collapses = "statecast_slow_reader_collapses_total"
+    static let messages = "statecast_messages_received_total"
+    static let replies = "statecast_replies_total"
+    static let errorReplies = "statecast_error_replies_total"
+    static let closes = "statecast_closes_total"
+    static let framesOut = "statecast_frames_out_total"
+    static let bytesOut = "statecast_bytes_out_total"
+    static let slowReaderCloses = "statecast_slow_reader_closes_total"
+    static let refusedUpgrades = "statecast_refused_upgrades_total"
+    static let limitRefusals = "statecast_connection_limit_refusals_total"
   }
 
-  /// A durable store's commit took `seconds`. Any thread.
-  func committed(seconds: Double) {
-    lock.withLock { commitLatency.record(seconds) }
+  /// Histogram bounds of the two latencies, from 100 µs (an in-memory action) to 1 s.
+  static let latencyBuckets: [Duration] = [
+    .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2500),
+    .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+    .milliseconds(250), .seconds(1),
+  ]
+
+  private let factory: any MetricsFactory
+  private let connections: Gauge
+  private let sessionsLive: Gauge
+  private let sessionsInGrace: Gauge
+  private let rooms: Gauge
+  private let members: Gauge
+  private let actionSeconds: CoreMetrics.Timer
+  private let commitSeconds: CoreMetrics.Timer
+  private let collapses: Counter
+  private let messagesByOp: [String: Counter]
+  private let repliesOK: Counter
+  private let repliesError: Counter
+  private let framesOut: Counter
+  private let bytesOut: Counter
+  private let slowReaderCloses: Counter
+  private let limitRefusals: Counter
+
+  // Made on first use (their labels are open-ended), guarded by `lock`.
+  private let lock = NSLock()
+  private var actions: [String: Counter] = [:]
+  private var errorReplies: [String: Counter] = [:]
+  private var closes: [UInt16: Counter] = [:]
+  private var refusedUpgrades: [Int: Counter] = [:]
+  private var lastTransport = TransportStatistics()
+
+  /// The endpoint the transport serves `/metrics` from, when metrics are rendered here.
+  let endpoint: MetricsEndpoint?
+
+  init(factory: any MetricsFactory, endpoint: MetricsEndpoint?) {
+    self.factory = factory
+    self.endpoint = endpoint
+    connections = Gauge(label: Name.connections, factory: factory)
+    sessionsLive = Gauge(label: Name.sessions, dimensions: [("state", "live")], factory: factory)
+    sessionsInGrace = Gauge(label: Name.sessions, dimensions: [("state", "grace")], factory: factory)
+    rooms = Gauge(label: Name.rooms, factory: factory)
+    members = Gauge(label: Name.members, factory: factory)
+    actionSeconds = CoreMetrics.Timer(label: Name.actionSeconds, factory: factory)
+    commitSeconds = CoreMetrics.Timer(label: Name.commitSeconds, factory: factory)
+    collapses = Counter(label: Name.collapses, factory: factory)
+    var byOp: [String: Counter] = [:]
+    for op in Self.knownOps + ["other"] {
+      byOp[op] = Counter(label: Name.messages, dimensions: [("op", op)], factory: factory)
+    }
+    messagesByOp = byOp
+    repliesOK = Counter(label: Name.replies, dimensions: [("status", "ok")], factory: factory)
+    repliesError = Counter(label: Name.replies, dimensions: [("status", "error")], factory: factory)
+    framesOut = Counter(label: Name.framesOut, factory: factory)
+    bytesOut = Counter(label: Name.bytesOut, factory: factory)
+    slowReaderCloses = Counter(label: Name.slowReaderCloses, factory: factory)
+    limitRefusals = Counter(label: Name.limitRefusals, factory: factory)
+  }
+
+  /// An action on a topic of route `route` was answered with `outcome` (`ok` or an error
+  /// code) after `duration`: until its patch was queued (and, durable, stored). Any thread.
+  func actionFinished(route: String, outcome: String, duration: Duration) {
+    counter(in: \.actions, key: route + "\u{0}" + outcome) {
+      Counter(label: Name.actions, dimensions: [("route", route), ("outcome", outcome)], factory: factory)
+    }.increment()
+    if outcome == "ok" { actionSeconds.recordNanoseconds(duration.nanoseconds) }
+  }
+
+  /// A durable store's commit took `duration`. Any thread.
+  func committed(_ duration: Duration) {
+    commitSeconds.recordNanoseconds(duration.nanoseconds)
   }
 
   /// A slow reader's skipped patches were collapsed into `count` catch-up snapshots.
   func collapsed(_ count: Int) {
-    lock.withLock { collapses += count }
+    collapses.increment(by: count)
   }
 
-  /// The endpoint the transport serves `/metrics` from.
-  let endpoint = MetricsEndpoint()
-
-  /// Counts one reply frame the server sends (other frames are ignored). Any thread.
+  /// Counts one reply frame the server sends (other frames are ignored). Any thread:
+  /// looks at the frame's first 256 bytes at most.
   func sent(_ frame: OutboundFrame) {
     let outcome: (ok: Bool, code: String?)? = frame.withPayload { bytes in
       guard bytes.starts(with: Self.replyHead) else { return nil }
@@ -53,9 +125,11 @@ final class ServerMetrics: @unchecked Sendable {
       return (false, String(decoding: value, as: UTF8.self))
     }
     guard let outcome else { return }
-    lock.withLock {
-      if let code = outcome.code { errorsByCode[code, default: 0] += 1 } else { repliesOK += 1 }
-    }
+    guard let code = outcome.code else { return repliesOK.increment() }
+    repliesError.increment()
+    counter(in: \.errorReplies, key: code) {
+      Counter(label: Name.errorReplies, dimensions: [("code", code)], factory: factory)
+    }.increment()
   }
 
   /// Counts one client message by its `op` (read from its first bytes). Service thread:
@@ -65,84 +139,66 @@ final class ServerMetrics: @unchecked Sendable {
     var op = "other"
     if let key = head.firstRange(of: Self.opKey) {
       let value = String(decoding: head[key.upperBound...].prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
-      if Self.knownOps.contains(value) { op = value }
+      if messagesByOp[value] != nil { op = value }
     }
-    lock.withLock { messagesByOp[op, default: 0] += 1 }
+    messagesByOp[op]?.increment()
   }
 
-  /// The Prometheus text format (version 0.0.4) of every metric.
-  func render(
-    transport: TransportStatistics, connections: Int, sessions: (live: Int, inGrace: Int), rooms: Int,
-    members: Int
-  ) -> String {
-    let (ok, errors, ops) = lock.withLock { (repliesOK, errorsByCode, messagesByOp) }
-    let (actions, latency, commits, collapsed) = lock.withLock {
-      (actionsByRoute, actionLatency, commitLatency, collapses)
-    }
-    var text = ""
-    func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
-      text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-      for sample in samples { text += "\(name)\(sample.labels) \(sample.value)\n" }
-    }
-    family("statecast_connections_open", "gauge", "Open WebSocket connections.", [("", connections)])
-    family(
-      "statecast_sessions", "gauge", "Sessions held: live (on a socket) or in grace (waiting for a resume).",
-      [("{state=\"live\"}", sessions.live), ("{state=\"grace\"}", sessions.inGrace)])
-    family("statecast_rooms", "gauge", "Shared topics (rooms) open.", [("", rooms)])
-    family(
-      "statecast_topic_members", "gauge", "Memberships of topics (a session in a topic).", [("", members)])
-    family(
-      "statecast_actions_total", "counter", "Actions answered, by route and outcome (ok or an error code).",
-      actions.sorted { $0.key < $1.key }.flatMap { route, outcomes in
-        outcomes.sorted { $0.key < $1.key }.map {
-          (labels: "{route=\"\(Self.escaped(route))\",outcome=\"\(Self.escaped($0.key))\"}", value: $0.value)
-        }
-      })
-    family(
-      "statecast_slow_reader_collapses_total", "counter",
-      "Catch-up snapshots sent to slow readers instead of the patches they skipped.", [("", collapsed)])
-    text += "# HELP statecast_action_seconds Action until its patch is queued (and stored, when durable).\n"
-    text += "# TYPE statecast_action_seconds histogram\n" + latency.lines("statecast_action_seconds")
-    text += "# HELP statecast_commit_seconds A durable store's commit (group commits included).\n"
-    text += "# TYPE statecast_commit_seconds histogram\n" + commits.lines("statecast_commit_seconds")
-    family(
-      "statecast_messages_received_total", "counter", "Client messages received, by op.",
-      ops.sorted { $0.key < $1.key }.map { ("{op=\"\($0.key)\"}", $0.value) })
-    family(
-      "statecast_replies_total", "counter", "Replies sent (joins, actions, leaves, hellos), by status.",
-      [("{status=\"ok\"}", ok), ("{status=\"error\"}", errors.values.reduce(0, +))])
-    family(
-      "statecast_error_replies_total", "counter", "Error replies sent, by error code.",
-      errors.sorted { $0.key < $1.key }.map { ("{code=\"\(Self.escaped($0.key))\"}", $0.value) })
-    family(
-      "statecast_closes_total", "counter", "Close frames the server sent, by close code.",
-      transport.closesByCode.sorted { $0.key < $1.key }.map { ("{code=\"\($0.key)\"}", $0.value) })
-    family("statecast_frames_out_total", "counter", "WebSocket frames written.", [("", transport.framesOut)])
-    family(
-      "statecast_bytes_out_total", "counter", "WebSocket payload bytes written.", [("", transport.bytesOut)])
-    family(
-      "statecast_slow_reader_closes_total", "counter", "Connections closed for reading too slowly.",
-      [("", transport.slowReaderCloses)])
-    family(
-      "statecast_refused_upgrades_total", "counter", "WebSocket upgrades refused, by HTTP status.",
-      transport.refusedUpgrades.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", $0.value) })
-    family(
-      "statecast_connection_limit_refusals_total", "counter",
-      "WebSocket upgrades refused by the connection limits (total or per address).",
-      [("", transport.connectionLimitRefusals)])
-    return text
+  /// What the gauges and the transport's counters read now.
+  struct Sample {
+    var transport: TransportStatistics
+    var connections: Int
+    var sessions: (live: Int, inGrace: Int)
+    var rooms: Int
+    var members: Int
   }
 
-  private static func escaped(_ value: String) -> String {
-    value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-      .replacingOccurrences(of: "\n", with: "\\n")
+  /// Sets the gauges and adds the transport's counts since the last sample. Off the
+  /// service thread; one caller at a time (the server's metrics task).
+  func sample(_ sample: Sample) {
+    connections.record(sample.connections)
+    sessionsLive.record(sample.sessions.live)
+    sessionsInGrace.record(sample.sessions.inGrace)
+    rooms.record(sample.rooms)
+    members.record(sample.members)
+    let now = sample.transport
+    let last = lock.withLock {
+      defer { lastTransport = now }
+      return lastTransport
+    }
+    framesOut.increment(by: now.framesOut - last.framesOut)
+    bytesOut.increment(by: now.bytesOut - last.bytesOut)
+    slowReaderCloses.increment(by: now.slowReaderCloses - last.slowReaderCloses)
+    limitRefusals.increment(by: now.connectionLimitRefusals - last.connectionLimitRefusals)
+    for (code, count) in now.closesByCode where count != last.closesByCode[code] {
+      counter(in: \.closes, key: code) {
+        Counter(label: Name.closes, dimensions: [("code", "\(code)")], factory: factory)
+      }.increment(by: count - (last.closesByCode[code] ?? 0))
+    }
+    for (status, count) in now.refusedUpgrades where count != last.refusedUpgrades[status] {
+      counter(in: \.refusedUpgrades, key: status) {
+        Counter(label: Name.refusedUpgrades, dimensions: [("status", "\(status)")], factory: factory)
+      }.increment(by: count - (last.refusedUpgrades[status] ?? 0))
+    }
+  }
+
+  /// The counter under `key` in one of the lazily made families, made on first use.
+  private func counter<Key: Hashable>(
+    in family: ReferenceWritableKeyPath<ServerMetrics, [Key: Counter]>, key: Key, make: () -> Counter
+  ) -> Counter {
+    lock.withLock {
+      if let counter = self[keyPath: family][key] { return counter }
+      let counter = make()
+      self[keyPath: family][key] = counter
+      return counter
+    }
   }
 
   private static let replyHead = Array(#"{"op":"reply","#.utf8)
   private static let errorStatus = Array(#""status":"error""#.utf8)
   private static let codeKey = Array(#""code":""#.utf8)
   private static let opKey = Array(#""op":""#.utf8)
-  private static let knownOps: Set<String> = ["hello", "join", "action", "leave", "presence"]
+  private static let knownOps = ["hello", "join", "action", "leave", "presence"]
 }
 
 /// A frame sink that counts the replies it passes on.
@@ -161,5 +217,14 @@ struct CountingSink: FrameSink {
 
   func close(_ connection: ConnectionID, code: UInt16, reason: String) {
     base.close(connection, code: code, reason: reason)
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds (saturating).
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? .max : whole + attoseconds / 1_000_000_000
   }
 }

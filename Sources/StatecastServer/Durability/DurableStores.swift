@@ -37,7 +37,7 @@ enum DurableStores {
       dependencies: dependencies, state: state,
       commit: { commit in
         let started = ContinuousClock.now
-        defer { metrics?.committed(seconds: (ContinuousClock.now - started).seconds) }
+        defer { metrics?.committed(ContinuousClock.now - started) }
         try await journal.commit(commit)
       })
     return OpenedStore(store: store, revision: restoredRevisionBase(), isRestored: true)

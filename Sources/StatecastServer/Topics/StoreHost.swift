@@ -60,6 +60,9 @@ final class StoreHost<
 
   private let lock = NSLock()
   private var state: State?
+  /// How many times `state` changed: a periodic session save skips a per-tab store
+  /// whose count is the one it saved (the view's revision would miss hidden state).
+  private var stateChanges = 0
   /// Viewer id (or `""` when the view is the same for everyone) → channel.
   private var channels: [String: ViewChannel] = [:]
   private var members: [String: Member] = [:]
@@ -127,6 +130,7 @@ final class StoreHost<
   private func stateDidChange(_ state: State) {
     lock.withLock {
       self.state = state
+      stateChanges += 1
       for key in Array(channels.keys) {
         guard let viewer = channels[key]?.viewer else { continue }
         let view = view(state, viewer)
@@ -298,6 +302,10 @@ final class StoreHost<
       guard let saveState, let state, let encoded = saveState(state) else { return nil }
       return (encoded, channels.values.first?.revision ?? initialRevision)
     }
+  }
+
+  func savedStateVersion() -> Int? {
+    lock.withLock { saveState == nil ? nil : stateChanges }
   }
 
   func setPresence(_ meta: JSON, from session: String) throws(ProtocolError) {

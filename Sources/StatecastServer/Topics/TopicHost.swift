@@ -26,6 +26,10 @@ protocol TopicHost: AnyObject, Sendable {
   /// For a per-tab store of a durable route: its state as JSON and its revision, to be
   /// saved with the session; `nil` for every other topic.
   func savedState() -> (state: JSON, revision: Int)?
+  /// A number that changes whenever ``savedState()`` would, read without encoding the
+  /// state; `nil` when there is nothing to save. Lets a periodic save skip what did
+  /// not change.
+  func savedStateVersion() -> Int?
   /// Whether patches to the member were skipped (its socket is congested) and it waits
   /// for a snapshot: a reply to it must wait too, or it would overtake its effect.
   func isBehind(_ session: String) -> Bool

@@ -113,9 +113,9 @@ final class TopicRegistry: @unchecked Sendable {
     let route = route(for: topic)?.0.pattern.description ?? topic
     do {
       try await host.perform(action, from: session)
-      metrics.actionFinished(route: route, outcome: "ok", seconds: (ContinuousClock.now - started).seconds)
+      metrics.actionFinished(route: route, outcome: "ok", duration: ContinuousClock.now - started)
     } catch {
-      metrics.actionFinished(route: route, outcome: error.code.rawValue, seconds: 0)
+      metrics.actionFinished(route: route, outcome: error.code.rawValue, duration: .zero)
       throw error
     }
   }
@@ -183,6 +183,13 @@ final class TopicRegistry: @unchecked Sendable {
         topic: topic, params: host.joinParams(of: session), state: saved?.state,
         revision: Int64(saved?.revision ?? 0))
     }
+  }
+
+  /// What ``savedTopics(of:)`` depends on, cheap to read: each joined topic's host and
+  /// its ``TopicHost/savedStateVersion()``. Equal marks mean equal saved topics.
+  func saveMarks(of session: String) -> [String: SaveMark] {
+    let hosts = lock.withLock { joined[session] ?? [:] }
+    return hosts.mapValues { SaveMark(host: ObjectIdentifier($0), version: $0.savedStateVersion()) }
   }
 
   // MARK: Shutdown
@@ -317,4 +324,10 @@ final class TopicRegistry: @unchecked Sendable {
       if case .open(let current) = rooms[host.topic], current === host { rooms[host.topic] = nil }
     }
   }
+}
+
+/// See ``TopicRegistry/saveMarks(of:)``.
+struct SaveMark: Equatable {
+  var host: ObjectIdentifier
+  var version: Int?
 }

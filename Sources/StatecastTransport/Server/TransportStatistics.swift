@@ -17,6 +17,8 @@ package struct TransportStatistics: Sendable, Equatable {
   /// Upgrades refused because of ``TransportConfiguration/maxConnections`` or
   /// ``TransportConfiguration/maxConnectionsPerAddress`` (also counted under 503 above).
   package var connectionLimitRefusals = 0
+
+  package init() {}
 }
 
 /// The transport's counters: the per-frame ones atomic (bumped on the service thread,
@@ -85,8 +87,7 @@ package final class MetricsEndpoint: Sendable {
   }
 
   /// Replaces the body the next scrapes get. Any thread.
-  package func publish(_ text: String) {
-    let bytes = Array(text.utf8)
+  package func publish(_ bytes: [UInt8]) {
     body.withLock { $0 = bytes }
   }
 

@@ -1,4 +1,6 @@
+import CoreMetrics
 import Foundation
+import Prometheus
 import Statecast
 import StatecastClient
 import Testing
@@ -23,19 +25,60 @@ struct MetricsTests {
     await fixture.stop()
     #expect(before.hasPrefix("HTTP/1.1 200"))
     #expect(before.lowercased().contains("content-type: text/plain; version=0.0.4"))
-    #expect(before.contains("\nstatecast_connections_open 0\n"))
-    #expect(after.contains("\nstatecast_connections_open 1\n"))
-    #expect(after.contains("\nstatecast_sessions{state=\"live\"} 1\n"))
-    #expect(after.contains("\nstatecast_sessions{state=\"grace\"} 0\n"))
-    #expect(after.contains("\nstatecast_actions_total{route=\"ticker\",outcome=\"ok\"} 2\n"))
-    #expect(after.contains("\nstatecast_action_seconds_count 2\n"))
-    #expect(after.contains("statecast_action_seconds_bucket{le=\"+Inf\"} 2\n"))
-    #expect(after.contains("\nstatecast_rooms 1\n"))
-    #expect(after.contains("\nstatecast_messages_received_total{op=\"action\"} 2\n"))
-    #expect(after.contains("\nstatecast_messages_received_total{op=\"join\"} 3\n"))
-    #expect(after.contains("\nstatecast_replies_total{status=\"ok\"} 4\n"))
-    #expect(after.contains("\nstatecast_error_replies_total{code=\"unknown_topic\"} 1\n"))
-    let frames = after.split(separator: "\n").first { $0.hasPrefix("statecast_frames_out_total ") }
-    #expect((frames.flatMap { Int($0.split(separator: " ")[1]) } ?? 0) >= 7)
+    #expect(before.contains("\n# TYPE statecast_actions_total counter") == false)
+    #expect(after.contains("\n# TYPE statecast_actions_total counter\n"))
+    #expect(after.contains("\n# TYPE statecast_action_seconds histogram\n"))
+    let was = Self.samples(before)
+    let now = Self.samples(after)
+    #expect(was["statecast_connections_open"] == 0)
+    #expect(now["statecast_connections_open"] == 1)
+    #expect(now[#"statecast_sessions{state="live"}"#] == 1)
+    #expect(now[#"statecast_sessions{state="grace"}"#] == 0)
+    #expect(now[#"statecast_actions_total{route="ticker",outcome="ok"}"#] == 2)
+    #expect(now["statecast_action_seconds_count"] == 2)
+    #expect(now[#"statecast_action_seconds_bucket{le="+Inf"}"#] == 2)
+    #expect(now[#"statecast_action_seconds_bucket{le="0.0001"}"#] != nil)
+    #expect(now["statecast_rooms"] == 1)
+    #expect(now[#"statecast_messages_received_total{op="action"}"#] == 2)
+    #expect(now[#"statecast_messages_received_total{op="join"}"#] == 3)
+    #expect(now[#"statecast_replies_total{status="ok"}"#] == 4)
+    #expect(now[#"statecast_replies_total{status="error"}"#] == 1)
+    #expect(now[#"statecast_error_replies_total{code="unknown_topic"}"#] == 1)
+    #expect((now["statecast_frames_out_total"] ?? 0) >= 7)
+    #expect((now["statecast_bytes_out_total"] ?? 0) > (was["statecast_bytes_out_total"] ?? 0))
+  }
+
+  /// What the app records through swift-metrics into the same registry is served too.
+  @Test func anAppsOwnMetricsShareTheEndpoint() async throws {
+    let registry = PrometheusCollectorRegistry()
+    let fixture = try ServerFixture.start { $0.metrics = .prometheus(registry) }
+    Counter(label: "app_orders_total", factory: PrometheusMetricsFactory(registry: registry)).increment(by: 3)
+    fixture.server.refreshMetrics()
+    let text = try rawGet(port: fixture.port, path: "/metrics")
+    await fixture.stop()
+    #expect(Self.samples(text)["app_orders_total"] == 3)
+    #expect(Self.samples(text)["statecast_connections_open"] == 0)
+  }
+
+  /// `.off`: nothing is served at `/metrics` (it is not a route then).
+  @Test func metricsOffServesNoEndpoint() async throws {
+    let fixture = try ServerFixture.start { $0.metrics = .off }
+    let text = try rawGet(port: fixture.port, path: "/metrics")
+    await fixture.stop()
+    #expect(!text.hasPrefix("HTTP/1.1 200"))
+    #expect(!text.contains("statecast_"))
+  }
+
+  /// The samples of a Prometheus text response: `name{labels}` to value.
+  static func samples(_ response: String) -> [String: Double] {
+    let body = response.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+    var samples: [String: Double] = [:]
+    for line in body.split(separator: "\n") where !line.hasPrefix("#") {
+      guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+        continue
+      }
+      samples[String(line[..<space])] = value
+    }
+    return samples
   }
 }

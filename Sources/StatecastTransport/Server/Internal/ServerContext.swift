@@ -95,14 +95,13 @@ final class ServerContext: @unchecked Sendable {
       last!.pointee.mount_next = UnsafePointer(files)
     }
 
-    // lws pings after `pingInterval` without a pong.
+    // No keep-alive timers in lws: the transport pings with a payload and closes idle
+    // connections with 1001 itself, from one scan of its socket table
+    // (`ServerCallback.checkLiveness`). lws 4.1 keeps every connection's validity timer
+    // in one sorted list per thread and re-inserts it, walking that list, on every pong:
+    // with 15,000 idle connections that walk took three quarters of a core. A policy
+    // of zeros (not none: lws' default pings and hangs up at 300 s) schedules nothing.
     let idlePolicy = allocations.zeroed(lws_retry_bo_t.self)
-    idlePolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingSeconds)
-    // The transport pings with a payload itself and closes idle connections with 1001
-    // after `idleTimeout` (lws would hang up without a close frame); lws' own ping and
-    // hang-up stay as a backstop.
-    idlePolicy.pointee.secs_since_valid_hangup = UInt16(
-      min(configuration.idleSeconds + WebSocketTransport.lingerSeconds + 3, Int(UInt16.max)))
 
     var info = lws_context_creation_info()
     info.port = Int32(configuration.port)

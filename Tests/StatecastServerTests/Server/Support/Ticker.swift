@@ -4,7 +4,7 @@ import Statecast
 /// A small feature for the server's tests: a counter with a secret the view must never
 /// show, and a ticking effect whose start and cancellation a `Probe` records.
 enum Ticker {
-  struct State: Sendable {
+  struct State: Codable, Sendable {
     var count = 0
     var ticks = 0
     var secret = "server only"
@@ -30,9 +30,11 @@ enum Ticker {
     ViewState(count: state.count, ticks: state.ticks)
   }
 
-  static func makeStore(probe: Probe) -> Store<State, Action> {
+  static func makeStore(
+    probe: Probe, state: State = State(), commit: (@Sendable (Commit<State>) async throws -> Void)? = nil
+  ) -> Store<State, Action> {
     Store(
-      initialState: State(),
+      initialState: state,
       reducer: Reducer { state, action in
         switch action {
         case .client(.increment):
@@ -57,7 +59,8 @@ enum Ticker {
           state.ticks += 1
           return .none
         }
-      }
+      },
+      commit: commit
     )
   }
 }
@@ -92,4 +95,14 @@ actor Probe {
 extension Ticker: Feature {
   static func embed(_ action: ClientAction) -> Action { .client(action) }
   static func makeStore(dependencies probe: Probe) -> Store<State, Action> { makeStore(probe: probe) }
+}
+
+extension Ticker: DurableFeature {
+  static var initialState: State { State() }
+
+  static func makeStore(
+    dependencies probe: Probe, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+  ) -> Store<State, Action> {
+    makeStore(probe: probe, state: state, commit: commit)
+  }
 }
