@@ -162,7 +162,8 @@ final class SessionRegistry: @unchecked Sendable {
     }
     guard !changed.isEmpty else { return }
     let saved = changed.map {
-      StoredSession(id: $0.session.id, viewer: $0.session.viewer, topics: topics.savedTopics(of: $0.session.id))
+      StoredSession(
+        id: $0.session.id, viewer: $0.session.viewer, topics: topics.savedTopics(of: $0.session.id))
     }
     do {
       try await storage.saveSessions(saved)
@@ -175,7 +176,9 @@ final class SessionRegistry: @unchecked Sendable {
 
   /// Remembers what storage now holds of each session (its marks when saved), for the
   /// next ``saveAll()``.
-  private func noteSaved(_ saved: [(id: String, marks: [String: SaveMark])], at instant: ContinuousClock.Instant) {
+  private func noteSaved(
+    _ saved: [(id: String, marks: [String: SaveMark])], at instant: ContinuousClock.Instant
+  ) {
     lock.withLock {
       for (id, marks) in saved where sessions[id] != nil { lastSaved[id] = (marks, instant) }
     }
