@@ -125,7 +125,7 @@ def load(context, url: str) -> dict:
     page = context.new_page()
     try:
         page.goto(url, wait_until="domcontentloaded")
-        page.wait_for_function("window.__benchLive !== undefined", timeout=15_000)
+        page.wait_for_function("() => window.__benchLive !== undefined", timeout=15_000)
         return page.evaluate(
             """() => {
               const navigation = performance.getEntriesByType("navigation")[0];
@@ -166,13 +166,13 @@ def measure_clicks(browser, base: str, path: str, button: str, target: str, clic
     page = context.new_page()
     try:
         page.goto(base + path)
-        page.wait_for_function("window.__benchLive !== undefined", timeout=15_000)
+        page.wait_for_function("() => window.__benchLive !== undefined", timeout=15_000)
         page.evaluate(CLICK_PROBE, target)
         settled = (
-            "window.__benchClick.changedAt !== null && !document.querySelector(%s).classList.contains('sc-loading')"
+            "() => window.__benchClick.changedAt !== null && !document.querySelector(%s).classList.contains('sc-loading')"
             % json.dumps(button)
             if statecast
-            else "window.__benchClick.changedAt !== null"
+            else "() => window.__benchClick.changedAt !== null"
         )
         samples = []
         for i in range(clicks + 20):

@@ -126,17 +126,17 @@ def run(browser, base: str, path: str, button: str, target: str, clicks: int, re
     page = context.new_page()
     try:
         page.goto(base + path)
-        page.wait_for_function("window.__benchLive !== undefined", timeout=15_000)
+        page.wait_for_function("() => window.__benchLive !== undefined", timeout=15_000)
         page.evaluate(MARKS, target)
         for _ in range(20):  # warm up outside the trace
             done = page.evaluate("window.__benchDone")
             page.click(button)
-            page.wait_for_function(f"window.__benchDone > {done} && {ready}", polling=1)
+            page.wait_for_function(f"() => window.__benchDone > {done} && {ready}", polling=1)
         browser.start_tracing(page=page, categories=CATEGORIES)
         for _ in range(clicks):
             done = page.evaluate("window.__benchDone")
             page.click(button)
-            page.wait_for_function(f"window.__benchDone > {done} && {ready}", polling=1)
+            page.wait_for_function(f"() => window.__benchDone > {done} && {ready}", polling=1)
         trace = json.loads(browser.stop_tracing())
         return breakdown(trace)
     finally:
