@@ -2446,8 +2446,21 @@ const RESTARTING = 1012;
  * @property {{ base?: number, cap?: number }} [backoff]
  * @property {() => number} [random]
  * @property {number} [handshakeTimeout] ms from opening a socket to the server's hello (8000)
+ * @property {EarlySocket} [early] a socket the page opened before the runtime loaded: the
+ *   first socket, if it has not closed meanwhile
  * @property {(fn: () => void, ms: number) => any} [setTimeout]
  * @property {(id: any) => void} [clearTimeout]
+ */
+
+/**
+ * A socket the page opened itself while its styles and the runtime were still loading
+ * (the snippet in docs/RUNTIME.md, "Live sooner"), with what happened to it so far:
+ * the handshake then overlaps the page's loading instead of following it.
+ * @typedef {object} EarlySocket
+ * @property {SocketLike} socket
+ * @property {string[]} messages what the server sent before the runtime took the socket over
+ * @property {boolean} opened whether its open event fired
+ * @property {boolean} closed whether its close event fired (the runtime then opens its own)
  */
 
 class Connection {
@@ -2478,9 +2491,13 @@ class Connection {
   /** @type {any} */
   #handshakeTimer = null;
 
+  /** @type {EarlySocket | undefined} */
+  #early;
+
   /** @param {ConnectionOptions} options */
   constructor(options) {
     this.#options = options;
+    this.#early = options.early;
     this.#onTrace = options.onTrace;
     // The browser's WebSocket is a SocketLike: the handlers the connection sets read
     // fewer fields of their events than the browser passes.
@@ -2590,10 +2607,12 @@ class Connection {
 
   #open() {
     this.#options.onStatus("connecting");
+    const early = this.#early;
+    this.#early = undefined;
     /** @type {SocketLike} */
     let socket;
     try {
-      socket = new this.#WebSocket(this.#options.url, SUBPROTOCOL);
+      socket = early && !early.closed ? early.socket : new this.#WebSocket(this.#options.url, SUBPROTOCOL);
     } catch (error) {
       console.error("statecast: cannot open a WebSocket", error);
       this.#socket = null;
@@ -2618,6 +2637,15 @@ class Connection {
     socket.onerror = () => {
       // A close event always follows; reconnecting happens there.
     };
+    if (early && !early.closed && early.socket === socket) {
+      // Catch up with what the early socket did before the runtime had it: opened (the
+      // first flight goes out now), then the server's hello and anything after it.
+      if (early.opened) this.#becameOpen();
+      for (const data of early.messages) {
+        if (this.#socket !== socket) break;
+        this.#received(data);
+      }
+    }
   }
 
   /** @param {unknown} data */
@@ -4085,7 +4113,22 @@ export function socketURL(location) {
 
 const inBrowser = typeof window !== "undefined" && typeof document !== "undefined";
 
-const client = new Client({ url: inBrowser ? socketURL(window.location) : "ws://localhost/ws" });
+/**
+ * The socket the page's early snippet opened (`window.statecastEarlySocket`), handed to
+ * the runtime once: see docs/RUNTIME.md, "Live sooner".
+ * @param {any} window
+ * @returns {import("./statecast/connection.js").EarlySocket | undefined}
+ */
+function takeEarlySocket(window) {
+  const early = window.statecastEarlySocket;
+  delete window.statecastEarlySocket;
+  return early && typeof early === "object" && early.socket ? early : undefined;
+}
+
+const client = new Client({
+  url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
+  early: inBrowser ? takeEarlySocket(window) : undefined,
+});
 
 /** @type {import("./statecast/bindings/scan.js").Environment} */
 const environment = {

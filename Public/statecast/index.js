@@ -35,7 +35,22 @@ export function socketURL(location) {
 
 const inBrowser = typeof window !== "undefined" && typeof document !== "undefined";
 
-const client = new Client({ url: inBrowser ? socketURL(window.location) : "ws://localhost/ws" });
+/**
+ * The socket the page's early snippet opened (`window.statecastEarlySocket`), handed to
+ * the runtime once: see docs/RUNTIME.md, "Live sooner".
+ * @param {any} window
+ * @returns {import("./connection.js").EarlySocket | undefined}
+ */
+function takeEarlySocket(window) {
+  const early = window.statecastEarlySocket;
+  delete window.statecastEarlySocket;
+  return early && typeof early === "object" && early.socket ? early : undefined;
+}
+
+const client = new Client({
+  url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
+  early: inBrowser ? takeEarlySocket(window) : undefined,
+});
 
 /** @type {import("./bindings/scan.js").Environment} */
 const environment = {

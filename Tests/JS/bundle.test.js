@@ -105,3 +105,18 @@ test("pages load the runtime as one file and preload none of its modules", () =>
     assert.doesNotMatch(html, /rel="modulepreload"[^>]*href="\/statecast\//, `${name} preloads a module the page no longer loads`);
   }
 });
+
+test("pages that load the runtime open their socket first, with the snippet of Public/statecast/early.js", () => {
+  const snippet = readFileSync(path.join(PUBLIC, "statecast", "early.js"), "utf8").trim().split("\n");
+  const pages = readdirSync(PUBLIC).filter((name) => name.endsWith(".html"));
+  for (const name of pages) {
+    const html = readFileSync(path.join(PUBLIC, name), "utf8");
+    if (!html.includes('src="/statecast.js"') && !html.includes('from "/statecast.js"')) continue;
+    const lines = html.split("\n").map((line) => line.trim());
+    const start = lines.indexOf(snippet[0]);
+    assert.ok(start > 0, `${name} does not inline Public/statecast/early.js`);
+    assert.deepEqual(lines.slice(start, start + snippet.length), snippet, `${name} has a stale copy of early.js`);
+    const head = html.slice(0, html.indexOf(snippet[1]));
+    assert.doesNotMatch(head, /rel="stylesheet"|<script[^>]*src=/, `${name}: the snippet must come before stylesheets and scripts`);
+  }
+});

@@ -223,6 +223,61 @@ test("actions sent while disconnected wait and go out once the topic is joined a
   await sending;
 });
 
+/** A client given a socket the page opened early, as `early.js` records it. */
+function clientWithEarlySocket(early) {
+  return new Client({
+    url: "ws://example.test/ws",
+    WebSocket: network.WebSocket,
+    setTimeout: timers.setTimeout,
+    clearTimeout: timers.clearTimeout,
+    random: () => 0.5,
+    early,
+  });
+}
+
+test("an early socket that already opened and got the hello is taken over, not opened again", async () => {
+  const socket = new network.WebSocket("ws://example.test/ws", "statecast.v1");
+  const early = { socket, messages: [], opened: false, closed: false };
+  socket.onopen = () => (early.opened = true);
+  socket.onmessage = (event) => early.messages.push(event.data);
+  socket.hello("s9");
+  const client = clientWithEarlySocket(early);
+  const topic = client.join("counter");
+  client.start();
+  await settle();
+  assert.equal(network.sockets.length, 1, "no second socket");
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "s9");
+  const join = socket.sentOps("join")[0];
+  assert.equal(join?.topic, "counter", "the join goes out on the early socket");
+  socket.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 4 } });
+  socket.ok(join);
+  await settle();
+  assert.deepEqual(topic.state, { count: 4 });
+});
+
+test("an early socket still connecting is taken over and greeted later", async () => {
+  const socket = new network.WebSocket("ws://example.test/ws", "statecast.v1");
+  const client = clientWithEarlySocket({ socket, messages: [], opened: false, closed: false });
+  client.start();
+  assert.equal(client.connectionState, "connecting");
+  socket.hello("s2");
+  await settle();
+  assert.equal(network.sockets.length, 1);
+  assert.equal(client.connectionState, "connected");
+});
+
+test("an early socket that closed before the runtime loaded is replaced by a new one", async () => {
+  const socket = new network.WebSocket("ws://example.test/ws", "statecast.v1");
+  const client = clientWithEarlySocket({ socket, messages: [], opened: true, closed: true });
+  client.start();
+  assert.equal(network.sockets.length, 2, "a fresh socket");
+  network.socket.hello("s3");
+  await settle();
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "s3");
+});
+
 test("reconnects with growing, capped back-off and resets it after a greeting", async () => {
   client.start();
   const delays = [];

@@ -1,0 +1,2 @@
+// Opens the page's socket while its styles and the runtime still load; statecast.js takes it over (see docs/RUNTIME.md, "Live sooner"). Inlined, unchanged, at the top of each page's <head>.
+(function(){try{var e={messages:[],opened:false,closed:false},s=e.socket=new WebSocket((location.protocol=="https:"?"wss:":"ws:")+"//"+location.host+"/ws","statecast.v1");s.onopen=function(){e.opened=true};s.onmessage=function(m){e.messages.push(m.data)};s.onclose=function(){e.closed=true};window.statecastEarlySocket=e}catch(x){}})();
