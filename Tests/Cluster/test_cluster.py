@@ -180,12 +180,6 @@ def test_the_owner_killed_mid_stream_loses_no_acknowledged_action(start_cluster)
     drain(resumed, room, lambda s: s is not None and s["count"] == count + 1)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known bug: after the database comes back, a follower's member can be left with one action "
-    "that is never answered (neither ok nor unavailable) while the owner's members recover; "
-    "seen in about one run of three",
-)
 def test_postgres_stopped_and_started_under_load(start_cluster, own_postgres):
     processes = start_cluster(2, database=own_postgres)
     room = "counter/database-outage"

@@ -43,6 +43,8 @@ final class ClusterNode: @unchecked Sendable {
   private var nextRef: Int64 = 0
   private var outboxes: [String: Outbox] = [:]
   private var tasks: [Task<Void, Never>] = []
+  /// Keeps the frames relayed to this process's sockets free of revision gaps.
+  private var relayGuard = RelayGuard()
 
   var id: String { backplane.node }
 
@@ -102,6 +104,22 @@ final class ClusterNode: @unchecked Sendable {
   private func room(_ topic: String) -> ClusterRoomHost? {
     lock.withLock { rooms[topic] }
   }
+
+  /// The members on `connections` are joining `topic`'s owner again: the room's patches
+  /// to them are dropped until their snapshot comes.
+  func awaitSnapshot(of topic: String, on connections: [ConnectionID]) {
+    lock.withLock {
+      for connection in connections { relayGuard.awaitSnapshot(of: topic, on: connection.rawValue) }
+    }
+  }
+
+  /// The member on `connection` left `topic`, or its socket is gone.
+  func forgetRelay(of topic: String, on connection: ConnectionID) {
+    lock.withLock { relayGuard.forget(topic, on: connection.rawValue) }
+  }
+
+  /// How many socket-room pairs the relay remembers (for tests).
+  var relayedCount: Int { lock.withLock { relayGuard.count } }
 
   // MARK: Sending
 
@@ -172,8 +190,32 @@ final class ClusterNode: @unchecked Sendable {
   private func handle(_ message: ClusterMessage) {
     switch message {
     case .frame(let connections, let payload):
+      var targets = connections
+      var gaps: [UInt64] = []
+      if let head = RelayGuard.FrameHead(payload) {
+        // A frame of a room this process owns now comes from its former owner: stale.
+        if room(head.topic)?.isOwner == true { return }
+        targets = lock.withLock {
+          connections.filter { connection in
+            switch relayGuard.admit(head, to: connection) {
+            case .relay: return true
+            case .drop: return false
+            case .gap:
+              gaps.append(connection)
+              return false
+            }
+          }
+        }
+        if !gaps.isEmpty, let host = room(head.topic) {
+          logger.warning(
+            "frames of a room were lost on their way here: its members join the owner again",
+            metadata: ["topic": "\(head.topic)", "members": "\(gaps.count)"])
+          for connection in gaps { host.missedFrames(on: ConnectionID(rawValue: connection)) }
+        }
+      }
+      guard !targets.isEmpty else { return }
       let frame = OutboundFrame(text: payload)
-      _ = lock.withLock { localSink }?.broadcast(frame, to: connections.map { ConnectionID(rawValue: $0) })
+      _ = lock.withLock { localSink }?.broadcast(frame, to: targets.map { ConnectionID(rawValue: $0) })
     case .answer(let ref, let error):
       answer(ref, with: error.map { .failed($0) } ?? .ok)
     case .join(let ref, let node, let connection, let remote):

@@ -169,6 +169,7 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
       local[session]?.connection = nil
       return self.role
     }
+    if role != nil { node.forgetRelay(of: topic, on: connection) }
     switch role {
     case nil: break
     case .owner(let inner): inner.detach(session, from: connection)
@@ -206,10 +207,12 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
   }
 
   func remove(_ session: String) async -> Bool {
-    let (role, isLast, movedAway) = lock.withLock { () -> (Role?, Bool, Bool) in
-      guard local.removeValue(forKey: session) != nil else { return (nil, false, false) }
-      return (self.role, local.isEmpty, remote[session] != nil)
+    let (role, isLast, movedAway, connection) = lock.withLock {
+      () -> (Role?, Bool, Bool, ConnectionID?) in
+      guard let member = local.removeValue(forKey: session) else { return (nil, false, false, nil) }
+      return (self.role, local.isEmpty, remote[session] != nil, member.connection)
     }
+    if let connection { node.forgetRelay(of: topic, on: connection) }
     switch role {
     case nil:
       return false
@@ -494,19 +497,49 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
       guard case .follower(let owner) = role else { return (nil, []) }
       return (owner, Array(local.values))
     }
-    if let owner { rejoin(members, to: owner) }
+    if let owner {
+      node.awaitSnapshot(of: topic, on: members.compactMap(\.connection))
+      rejoin(members, to: owner)
+    }
   }
 
+  /// Follower: a patch to the member on `connection` did not follow the last one it
+  /// got (frames were lost): it joins the owner again for a fresh snapshot.
+  func missedFrames(on connection: ConnectionID) {
+    let (owner, member) = lock.withLock { () -> (String?, LocalMember?) in
+      guard case .follower(let owner) = role else { return (nil, nil) }
+      return (owner, local.values.first { $0.connection == connection })
+    }
+    if let owner, let member { rejoin([member], to: owner) }
+  }
+
+  /// Joins each member to the owner again (a snapshot follows). One the owner cannot be
+  /// reached for is tried again every second while it is still here on the same socket.
   private func rejoin(_ members: [LocalMember], to owner: String) {
     for member in members {
       guard let connection = member.connection else { continue }
       Task {
-        do {
-          try await forwardJoin(member.request, connection: connection, to: owner)
-        } catch {
-          logger.warning(
-            "a member could not join a room's new owner",
-            metadata: ["topic": "\(topic)", "session": SessionID.logged(member.request.session)])
+        var owner = owner
+        while true {
+          do {
+            try await forwardJoin(member.request, connection: connection, to: owner)
+            return
+          } catch is ClusterUnavailable {
+            let next = lock.withLock { () -> String? in
+              guard !isClosed, local[member.request.session]?.connection == connection,
+                case .follower(let owner) = role
+              else { return nil }
+              return owner
+            }
+            guard let next else { return }
+            owner = next
+            try? await Task.sleep(for: .seconds(1))
+          } catch {
+            logger.warning(
+              "a member could not join a room's new owner",
+              metadata: ["topic": "\(topic)", "session": SessionID.logged(member.request.session)])
+            return
+          }
         }
       }
     }
