@@ -118,9 +118,6 @@ final class ClusterNode: @unchecked Sendable {
     lock.withLock { relayGuard.forget(topic, on: connection.rawValue) }
   }
 
-  /// How many socket-room pairs the relay remembers (for tests).
-  var relayedCount: Int { lock.withLock { relayGuard.count } }
-
   // MARK: Sending
 
   /// Queues `message` for `node`; messages to one node leave in the order posted.

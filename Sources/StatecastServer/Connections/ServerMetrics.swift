@@ -13,7 +13,7 @@ import StatecastTransport
 /// last sample: the transport keeps plain counters on its own thread, so a frame costs
 /// it no call into a metrics backend.
 final class ServerMetrics: @unchecked Sendable {
-  /// Names and the meaning of each (docs/OPERATIONS and the README list them too).
+  /// The metrics' names (README, "Metrics", says what each counts).
   enum Name {
     static let connections = "statecast_connections_open"
     static let sessions = "statecast_sessions"
