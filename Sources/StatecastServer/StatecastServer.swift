@@ -148,10 +148,11 @@ public final class StatecastServer: Service, Sendable {
   /// served, renders it for the next scrape. Off the service thread.
   func refreshMetrics() {
     guard let metrics else { return }
-    metrics.sample(
+    metrics.sample {
       ServerMetrics.Sample(
         transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.counts,
-        rooms: topics.roomCount, members: topics.memberCount))
+        rooms: topics.roomCount, members: topics.memberCount)
+    }
     if let endpoint = metrics.endpoint, let metricsRegistry {
       endpoint.publish(metricsRegistry.emitToBuffer())
     }

@@ -154,8 +154,15 @@ final class ServerMetrics: @unchecked Sendable {
   }
 
   /// Sets the gauges and adds the transport's counts since the last sample. Off the
-  /// service thread; one caller at a time (the server's metrics task).
-  func sample(_ sample: Sample) {
+  /// service thread. Samples are taken one at a time (`read` included), so the
+  /// transport's counts only grow from one to the next.
+  func sample(_ read: () -> Sample) {
+    sampling.withLock { record(read()) }
+  }
+
+  private let sampling = NSLock()
+
+  private func record(_ sample: Sample) {
     connections.record(sample.connections)
     sessionsLive.record(sample.sessions.live)
     sessionsInGrace.record(sample.sessions.inGrace)

@@ -48,6 +48,38 @@ struct MetricsTests {
     #expect((now["statecast_bytes_out_total"] ?? 0) > (was["statecast_bytes_out_total"] ?? 0))
   }
 
+  /// Scrapes and the timed refresh may sample at once while frames go out: counters
+  /// only grow (a negative increment would stop the process), and none is lost.
+  @Test func concurrentSamplesCountEveryFrameOnce() async throws {
+    let fixture = try ServerFixture.start()
+    let connection = try await fixture.connect()
+    _ = try await connection.join("ticker")
+    let server = fixture.server
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for _ in 0..<200 { try await connection.send(action: Ticker.ClientAction.increment, to: "ticker") }
+      }
+      for _ in 0..<4 {
+        group.addTask { for _ in 0..<200 { server.refreshMetrics() } }
+      }
+      try await group.waitForAll()
+    }
+    // The transport counts a frame just after writing it, so the last reply can reach
+    // the client a moment before its count: sample until it is in (no event says so).
+    let expected = Double(3 + 2 * 200)
+    var samples: [String: Double] = [:]
+    for _ in 0..<200 {
+      server.refreshMetrics()
+      samples = Self.samples(try rawGet(port: fixture.port, path: "/metrics"))
+      if samples["statecast_frames_out_total"] ?? 0 >= expected { break }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    await fixture.stop()
+    // The hello, the snapshot and the join's reply, then a patch and a reply per action.
+    #expect(samples["statecast_frames_out_total"] == expected)
+    #expect(samples[#"statecast_actions_total{route="ticker",outcome="ok"}"#] == 200)
+  }
+
   /// What the app records through swift-metrics into the same registry is served too.
   @Test func anAppsOwnMetricsShareTheEndpoint() async throws {
     let registry = PrometheusCollectorRegistry()
