@@ -29,6 +29,9 @@ final class SessionRegistry: @unchecked Sendable {
   /// sessions unsaved for a day or more (``StateStorage/deleteSessions(unusedFor:)``),
   /// so a tab idle for days keeps its saved copy fresh this often.
   static let refreshInterval: Duration = .seconds(3_600)
+  /// Writes of each session under way, and whether two of them overlapped. Guarded by
+  /// `lock`.
+  private var writing: [String: (count: Int, overlapped: Bool)] = [:]
 
   /// Where sessions are saved so that they survive a restart; `nil` keeps them in memory.
   private let storage: (any StateStorage)?
@@ -135,10 +138,12 @@ final class SessionRegistry: @unchecked Sendable {
     let marks = topics.saveMarks(of: session.id)
     let saved = StoredSession(
       id: session.id, viewer: session.viewer, topics: topics.savedTopics(of: session.id))
+    beginWriting([session.id])
     do {
       try await storage.saveSessions([saved])
-      noteSaved([(session.id, marks)], at: .now)
+      endWriting([(session.id, marks)], saved: true, at: .now)
     } catch {
+      endWriting([(session.id, marks)], saved: false, at: .now)
       logger.error(
         "a session could not be saved",
         metadata: ["session": SessionID.logged(session.id), "error": "\(error)"])
@@ -165,22 +170,43 @@ final class SessionRegistry: @unchecked Sendable {
       StoredSession(
         id: $0.session.id, viewer: $0.session.viewer, topics: topics.savedTopics(of: $0.session.id))
     }
+    let entries = changed.map { (id: $0.session.id, marks: $0.marks) }
+    beginWriting(entries.map(\.id))
     do {
       try await storage.saveSessions(saved)
-      noteSaved(changed.map { ($0.session.id, $0.marks) }, at: now)
+      endWriting(entries, saved: true, at: now)
     } catch {
+      endWriting(entries, saved: false, at: now)
       logger.error(
         "sessions could not be saved", metadata: ["sessions": "\(saved.count)", "error": "\(error)"])
     }
   }
 
-  /// Remembers what storage now holds of each session (its marks when saved), for the
-  /// next ``saveAll()``.
-  private func noteSaved(
-    _ saved: [(id: String, marks: [String: SaveMark])], at instant: ContinuousClock.Instant
+  private func beginWriting(_ ids: [String]) {
+    lock.withLock {
+      for id in ids {
+        if let write = writing[id] { writing[id] = (write.count + 1, true) } else { writing[id] = (1, false) }
+      }
+    }
+  }
+
+  /// A write of these sessions ended. If it succeeded, remembers what storage now holds
+  /// of each (its marks when saved) for the next ``saveAll()``; but a session written
+  /// twice at once is forgotten instead (which write landed last is unknown), so that
+  /// the next ``saveAll()`` writes it again.
+  private func endWriting(
+    _ entries: [(id: String, marks: [String: SaveMark])], saved: Bool, at instant: ContinuousClock.Instant
   ) {
     lock.withLock {
-      for (id, marks) in saved where sessions[id] != nil { lastSaved[id] = (marks, instant) }
+      for (id, marks) in entries {
+        guard let write = writing[id] else { continue }
+        if write.overlapped {
+          lastSaved[id] = nil
+        } else if saved, sessions[id] != nil {
+          lastSaved[id] = (marks, instant)
+        }
+        writing[id] = write.count > 1 ? (write.count - 1, true) : nil
+      }
     }
   }
 
