@@ -93,9 +93,13 @@ public final class StatecastServer: Service, Sendable {
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
-    hub = ConnectionHub(
+    let hub = ConnectionHub(
       configuration: configuration, sink: relay, sessions: sessions, topics: topics,
       metrics: metrics)
+    self.hub = hub
+    // A follower's member that waited for a fresh snapshot gets its held replies as a
+    // drained socket does.
+    cluster?.onSnapshotWaitEnded = { [weak hub] connection in hub?.transportDrained(connection) }
     var transportConfiguration = TransportConfiguration(configuration)
     transportConfiguration.metrics = metrics?.endpoint
     transport = WebSocketTransport(configuration: transportConfiguration, handler: hub)

@@ -118,6 +118,28 @@ final class ClusterNode: @unchecked Sendable {
     lock.withLock { relayGuard.forget(topic, on: connection.rawValue) }
   }
 
+  /// Whether the member on `connection` waits for a fresh snapshot of `topic`: its
+  /// replies wait too, or they would overtake their effect.
+  func isAwaitingSnapshot(of topic: String, on connection: ConnectionID) -> Bool {
+    lock.withLock { relayGuard.isAwaitingSnapshot(of: topic, on: connection.rawValue) }
+  }
+
+  /// Called with a socket whose member stopped waiting for a snapshot (it came, or the
+  /// member could not join again), so that the replies held for it go out. Set once,
+  /// before the server starts.
+  var onSnapshotWaitEnded: (@Sendable (ConnectionID) -> Void)?
+
+  /// The member on `connection` no longer waits for a snapshot of `topic`, which will
+  /// not come (it could not join the owner again): later patches pass as they come.
+  func endSnapshotWait(of topic: String, on connection: ConnectionID) {
+    forgetRelay(of: topic, on: connection)
+    snapshotWaitEnded(connection)
+  }
+
+  private func snapshotWaitEnded(_ connection: ConnectionID) {
+    onSnapshotWaitEnded?(connection)
+  }
+
   // MARK: Sending
 
   /// Queues `message` for `node`; messages to one node leave in the order posted.
@@ -189,11 +211,15 @@ final class ClusterNode: @unchecked Sendable {
     case .frame(let connections, let payload):
       var targets = connections
       var gaps: [UInt64] = []
+      var caughtUp: [UInt64] = []
       if let head = RelayGuard.FrameHead(payload) {
         // A frame of a room this process owns now comes from its former owner: stale.
         if room(head.topic)?.isOwner == true { return }
         targets = lock.withLock {
-          connections.filter { connection in
+          if head.isSnapshot {
+            caughtUp = connections.filter { relayGuard.isAwaitingSnapshot(of: head.topic, on: $0) }
+          }
+          return connections.filter { connection in
             switch relayGuard.admit(head, to: connection) {
             case .relay: return true
             case .drop: return false
@@ -213,6 +239,8 @@ final class ClusterNode: @unchecked Sendable {
       guard !targets.isEmpty else { return }
       let frame = OutboundFrame(text: payload)
       _ = lock.withLock { localSink }?.broadcast(frame, to: targets.map { ConnectionID(rawValue: $0) })
+      // Replies held while these members waited go out now, after the snapshot.
+      for connection in caughtUp { snapshotWaitEnded(ConnectionID(rawValue: connection)) }
     case .answer(let ref, let error):
       answer(ref, with: error.map { .failed($0) } ?? .ok)
     case .join(let ref, let node, let connection, let remote):

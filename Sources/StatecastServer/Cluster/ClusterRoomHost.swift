@@ -160,7 +160,16 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
   func savedStateVersion() -> Int? { nil }
 
   func isBehind(_ session: String) -> Bool {
-    if case .owner(let inner) = lock.withLock({ role }) { inner.isBehind(session) } else { false }
+    let (role, connection) = lock.withLock { () -> (Role, ConnectionID?) in
+      (self.role, local[session]?.connection)
+    }
+    switch role {
+    case .owner(let inner): return inner.isBehind(session)
+    case .follower:
+      // Joining the owner again after lost frames: its snapshot is still to come.
+      guard let connection else { return false }
+      return node.isAwaitingSnapshot(of: topic, on: connection)
+    }
   }
 
   func detach(_ session: String, from connection: ConnectionID) {
@@ -538,6 +547,7 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
             logger.warning(
               "a member could not join a room's new owner",
               metadata: ["topic": "\(topic)", "session": SessionID.logged(member.request.session)])
+            node.endSnapshotWait(of: topic, on: connection)
             return
           }
         }

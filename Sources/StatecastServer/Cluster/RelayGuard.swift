@@ -57,6 +57,11 @@ struct RelayGuard {
     relayed[Key(connection: connection, topic: topic)] = .some(nil)
   }
 
+  /// Whether the member on `connection` waits for a snapshot of `topic`.
+  func isAwaitingSnapshot(of topic: String, on connection: UInt64) -> Bool {
+    relayed[Key(connection: connection, topic: topic)] == .some(nil)
+  }
+
   /// The member left the room on `connection`, or the socket is gone.
   mutating func forget(_ topic: String, on connection: UInt64) {
     relayed[Key(connection: connection, topic: topic)] = nil

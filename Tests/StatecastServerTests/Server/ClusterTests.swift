@@ -48,6 +48,32 @@ import Testing
     await a.stop()
   }
 
+  @Test func lostFramesLeaveNoGapAndARepliedActionIsInTheState() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b"))
+    let onA = try await a.connect()
+    let onB = try await b.connect()
+    let roomA = try await onA.join("room/lossy")
+    let roomB = try await onB.join("room/lossy")
+    try await onB.send(action: Ticker.ClientAction.increment, to: "room/lossy")
+    // Three patches to B are lost; the next one does not follow what B's member has.
+    cluster.loseMessages(to: "b")
+    for _ in 0..<3 { try await onA.send(action: Ticker.ClientAction.increment, to: "room/lossy") }
+    cluster.hear("b")
+    try await onA.send(action: Ticker.ClientAction.increment, to: "room/lossy")
+    // B's member joins the owner again for a snapshot; an action it sends meanwhile is
+    // replied only once its effect is in the member's state (the client would throw on
+    // a revision gap).
+    try await onB.send(action: Ticker.ClientAction.add(amount: 10), to: "room/lossy")
+    #expect(roomB.state?["count"] == 15)
+    #expect(await waitForState(roomA) { $0["count"] == 15 } != nil)
+    try await onB.send(action: Ticker.ClientAction.increment, to: "room/lossy")
+    #expect(roomB.state?["count"] == 16)
+    await b.stop()
+    await a.stop()
+  }
+
   @Test func aFollowerTakesTheRoomOverWhenItsOwnerDies() async throws {
     let cluster = MemoryCluster()
     let a = try ServerFixture.start(cluster: cluster.node("a"))

@@ -11,6 +11,7 @@ final class MemoryCluster: @unchecked Sendable {
   private var beats: [String: ContinuousClock.Instant] = [:]
   private var inboxes: [String: AsyncStream<BackplaneEvent>.Continuation] = [:]
   private var dead: Set<String> = []
+  private var deaf: Set<String> = []
 
   func node(_ name: String) -> MemoryBackplane {
     let (stream, continuation) = AsyncStream<BackplaneEvent>.makeStream()
@@ -26,6 +27,16 @@ final class MemoryCluster: @unchecked Sendable {
       leases = leases.filter { $0.value.node != name }
       beats[name] = nil
     }
+  }
+
+  /// Messages to `node` are lost, as notifications are while its listening connection
+  /// reconnects, until ``hear(_:)``.
+  func loseMessages(to node: String) {
+    lock.withLock { _ = deaf.insert(node) }
+  }
+
+  func hear(_ node: String) {
+    lock.withLock { _ = deaf.remove(node) }
   }
 
   func holder(_ room: String) -> String? {
@@ -70,6 +81,7 @@ final class MemoryCluster: @unchecked Sendable {
   fileprivate func deliver(_ payload: String, to node: String, from sender: String) throws {
     try lock.withLock {
       guard !dead.contains(sender) else { throw Dead() }
+      guard !deaf.contains(node) else { return }
       inboxes[node]?.yield(.message(payload))
     }
   }
