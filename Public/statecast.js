@@ -4,4250 +4,2389 @@
 
 // ---- statecast/pointer.js ----
 
-/**
- * JSON Pointers (RFC 6901): parsing, formatting and safe lookup.
- *
- * Patches, bindings and change notifications all speak in pointers, so this module is
- * the one place that knows the escaping rules (`~0` is `~`, `~1` is `/`) and how an
- * array index token must look.
- *
- * @example
- * parsePointer("/todos/0/title")        // ["todos", "0", "title"]
- * formatPointer(["a/b", "m~n"])          // "/a~1b/m~0n"
- * lookup({ todos: [{ title: "Milk" }] }, ["todos", "0", "title"]) // "Milk"
- * @module
- */
-
-/** Thrown for a pointer that is not valid RFC 6901 text. */
 class PointerError extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = "PointerError";
-  }
+constructor(message) {
+super(message);
+this.name = "PointerError";
 }
-
-/**
- * Splits a pointer into its unescaped reference tokens.
- * @param {string} pointer `""` (the whole document) or a string starting with `/`.
- * @returns {string[]}
- */
+}
 function parsePointer(pointer) {
-  if (typeof pointer !== "string") throw new PointerError(`pointer must be a string, got ${typeof pointer}`);
-  if (pointer === "") return [];
-  if (pointer[0] !== "/") throw new PointerError(`pointer "${pointer}" must be empty or start with "/"`);
-  const raw = pointer.slice(1).split("/");
-  for (let i = 0; i < raw.length; i++) {
-    const token = raw[i];
-    if (token.indexOf("~") === -1) continue;
-    if (/~[^01]|~$/.test(token)) throw new PointerError(`pointer "${pointer}" has an invalid "~" escape`);
-    raw[i] = token.replace(/~1/g, "/").replace(/~0/g, "~");
-  }
-  return raw;
+if (typeof pointer !== "string") throw new PointerError(`pointer must be a string, got ${typeof pointer}`);
+if (pointer === "") return [];
+if (pointer[0] !== "/") throw new PointerError(`pointer "${pointer}" must be empty or start with "/"`);
+const raw = pointer.slice(1).split("/");
+for (let i = 0; i < raw.length; i++) {
+const token = raw[i];
+if (token.indexOf("~") === -1) continue;
+if (/~[^01]|~$/.test(token)) throw new PointerError(`pointer "${pointer}" has an invalid "~" escape`);
+raw[i] = token.replace(/~1/g, "/").replace(/~0/g, "~");
 }
-
-/**
- * Escapes one reference token (`~` → `~0`, `/` → `~1`).
- * @param {string | number} token
- * @returns {string}
- */
+return raw;
+}
 function escapeToken(token) {
-  const text = String(token);
-  if (text.indexOf("~") === -1 && text.indexOf("/") === -1) return text;
-  return text.replace(/~/g, "~0").replace(/\//g, "~1");
+const text = String(token);
+if (text.indexOf("~") === -1 && text.indexOf("/") === -1) return text;
+return text.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-
-/**
- * Joins reference tokens into a pointer.
- * @param {ReadonlyArray<string | number>} tokens
- * @returns {string}
- */
 function formatPointer(tokens) {
-  let out = "";
-  for (const token of tokens) out += "/" + escapeToken(token);
-  return out;
+let out = "";
+for (const token of tokens) out += "/" + escapeToken(token);
+return out;
 }
-
-/**
- * Parses an array index token: digits without leading zeros. Returns -1 for anything else.
- * @param {string} token
- * @returns {number}
- */
 function arrayIndex(token) {
-  if (token === "0") return 0;
-  if (!/^[1-9][0-9]*$/.test(token)) return -1;
-  const index = Number(token);
-  return Number.isSafeInteger(index) ? index : -1;
+if (token === "0") return 0;
+if (!/^[1-9][0-9]*$/.test(token)) return -1;
+const index = Number(token);
+return Number.isSafeInteger(index) ? index : -1;
 }
-
-/**
- * Whether `object` has `key` as its own member (never the prototype's `constructor`).
- * @param {object} object
- * @param {string} key
- */
 function hasMember(object, key) {
-  return Object.prototype.hasOwnProperty.call(object, key);
+return Object.prototype.hasOwnProperty.call(object, key);
 }
-
-/**
- * Reads the value at the given tokens, or `undefined` when any step is missing.
- * Never throws and never reads inherited properties, so a binding to a path that is
- * not in the state simply shows nothing.
- * @param {unknown} document
- * @param {ReadonlyArray<string>} tokens
- * @returns {unknown}
- */
 function lookup(document, tokens) {
-  let node = document;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (Array.isArray(node)) {
-      const index = arrayIndex(token);
-      if (index < 0 || index >= node.length) return undefined;
-      node = node[index];
-    } else if (node !== null && typeof node === "object") {
-      if (!hasMember(node, token)) return undefined;
-      node = /** @type {Record<string, unknown>} */ (node)[token];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
+let node = document;
+for (let i = 0; i < tokens.length; i++) {
+const token = tokens[i];
+if (Array.isArray(node)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= node.length) return undefined;
+node = node[index];
+} else if (node !== null && typeof node === "object") {
+if (!hasMember(node, token)) return undefined;
+node = (node)[token];
+} else {
+return undefined;
 }
-
-/**
- * Whether pointer `a` (as tokens) is `b` or one of `b`'s ancestors.
- * @param {ReadonlyArray<string>} a
- * @param {ReadonlyArray<string>} b
- */
+}
+return node;
+}
 function isPrefix(a, b) {
-  if (a.length > b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+if (a.length > b.length) return false;
+for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+return true;
 }
-
-/**
- * Whether a change at `changed` can alter the value at `watched`: one is a prefix of
- * the other (a change inside the watched value, or a change of one of its ancestors).
- * @param {string} watched
- * @param {string} changed
- */
 function touches(watched, changed) {
-  if (watched.length <= changed.length) {
-    return changed.startsWith(watched) && (changed.length === watched.length || changed[watched.length] === "/");
-  }
-  return watched.startsWith(changed) && watched[changed.length] === "/";
+if (watched.length <= changed.length) {
+return changed.startsWith(watched) && (changed.length === watched.length || changed[watched.length] === "/");
+}
+return watched.startsWith(changed) && watched[changed.length] === "/";
 }
 
 // ---- statecast/expression.js ----
 
-/**
- * The small expression language of declarative bindings.
- *
- * A binding names a value of the state by a path and may negate or compare it, which
- * covers what pages need without ever evaluating code from an attribute:
- *
- *     count                  dotted path, relative to the current scope
- *     /user/first name       JSON Pointer (for keys containing dots), also relative
- *     todos.length           the length of an array
- *     !loading               negation (truthiness as below)
- *     filter == "active"     comparison with a JSON literal (bare words are strings)
- *     count >= 10            numeric comparison (>, >=, <, <=)
- *     $item  $item.title     the current list row's item (same as a plain path in a row)
- *     $root.user.name        the topic's whole state, from inside a list row
- *     $index  $key           the current row's position and key
- *
- * Truthiness: missing, `null`, `false`, `0`, `""` and `[]` are false; everything else,
- * including `{}` (how Swift encodes a payload-less enum case), is true. So
- * `data-sc-show="phase.loading"` shows an element while `phase` is `{"loading":{}}`.
- *
- * @module
- */
-
-
-/**
- * @typedef {object} Scope
- * @property {unknown} value the value plain paths are relative to (the state, or a row's item)
- * @property {unknown} root the topic's whole state
- * @property {number} [index] position of the current row
- * @property {string} [key] key of the current row
- */
-
-/**
- * @typedef {object} Expression
- * @property {string} source
- * @property {"scope" | "root" | "index" | "key"} base
- * @property {string[]} tokens path tokens below the base
- * @property {string} dependency pointer whose changes can change the result ("" for index/key)
- * @property {number} negations
- * @property {null | { operator: string, literal: unknown }} comparison
- */
-
-/** @type {Map<string, Expression>} */
 const cache = new Map();
-
-/** Thrown for an expression that cannot be parsed. */
 class ExpressionError extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = "ExpressionError";
-  }
+constructor(message) {
+super(message);
+this.name = "ExpressionError";
 }
-
-/**
- * Parses (and caches) an expression.
- * @param {string} source
- * @returns {Expression}
- */
+}
 function parseExpression(source) {
-  const cached = cache.get(source);
-  if (cached) return cached;
-  const expression = parse(source);
-  if (cache.size > 2000) cache.clear();
-  cache.set(source, expression);
-  return expression;
+const cached = cache.get(source);
+if (cached) return cached;
+const expression = parse(source);
+if (cache.size > 2000) cache.clear();
+cache.set(source, expression);
+return expression;
 }
-
-/**
- * @param {string} source
- * @returns {Expression}
- */
 function parse(source) {
-  let text = source.trim();
-  let comparison = null;
-  const match = /^(.*?)\s*(==|!=|>=|<=|>|<)\s*(.*)$/.exec(text);
-  if (match && match[1] !== "" && !/^!+$/.test(match[1])) {
-    text = match[1].trim();
-    comparison = { operator: match[2], literal: parseLiteral(match[3].trim()) };
-  }
-  let negations = 0;
-  while (text[negations] === "!") negations++;
-  text = text.slice(negations).trim();
-  if (text === "") throw new ExpressionError(`binding "${source}" names no path`);
-
-  /** @type {Expression["base"]} */
-  let base = "scope";
-  let rest = text;
-  if (text === "$index" || text === "$key") {
-    base = text === "$index" ? "index" : "key";
-    rest = "";
-  } else if (text === "$root" || text.startsWith("$root.") || text.startsWith("$root/")) {
-    base = "root";
-    rest = text.slice(5);
-  } else if (text === "$item" || text.startsWith("$item.") || text.startsWith("$item/")) {
-    rest = text.slice(5);
-  } else if (text[0] === "$") {
-    throw new ExpressionError(`unknown name "${text}" in binding "${source}"`);
-  }
-  const tokens = pathTokens(rest);
-  let dependency = "";
-  if (base === "scope" || base === "root") {
-    const watched = tokens[tokens.length - 1] === "length" ? tokens.slice(0, -1) : tokens;
-    dependency = formatPointer(watched);
-  }
-  return { source, base, tokens, dependency, negations, comparison };
+let text = source.trim();
+let comparison = null;
+const match = /^(.*?)\s*(==|!=|>=|<=|>|<)\s*(.*)$/.exec(text);
+if (match && match[1] !== "" && !/^!+$/.test(match[1])) {
+text = match[1].trim();
+comparison = { operator: match[2], literal: parseLiteral(match[3].trim()) };
 }
-
-/**
- * Turns the path part of an expression into reference tokens.
- * @param {string} path `a.b.0`, `.a.b`, `/a/b` or empty
- * @returns {string[]}
- */
+let negations = 0;
+while (text[negations] === "!") negations++;
+text = text.slice(negations).trim();
+if (text === "") throw new ExpressionError(`binding "${source}" names no path`);
+let base = "scope";
+let rest = text;
+if (text === "$index" || text === "$key") {
+base = text === "$index" ? "index" : "key";
+rest = "";
+} else if (text === "$root" || text.startsWith("$root.") || text.startsWith("$root/")) {
+base = "root";
+rest = text.slice(5);
+} else if (text === "$item" || text.startsWith("$item.") || text.startsWith("$item/")) {
+rest = text.slice(5);
+} else if (text[0] === "$") {
+throw new ExpressionError(`unknown name "${text}" in binding "${source}"`);
+}
+const tokens = pathTokens(rest);
+let dependency = "";
+if (base === "scope" || base === "root") {
+const watched = tokens[tokens.length - 1] === "length" ? tokens.slice(0, -1) : tokens;
+dependency = formatPointer(watched);
+}
+return { source, base, tokens, dependency, negations, comparison };
+}
 function pathTokens(path) {
-  if (path === "" || path === ".") return [];
-  if (path[0] === "/") return parsePointer(path);
-  const dotted = path[0] === "." ? path.slice(1) : path;
-  return dotted.split(".");
+if (path === "" || path === ".") return [];
+if (path[0] === "/") return parsePointer(path);
+const dotted = path[0] === "." ? path.slice(1) : path;
+return dotted.split(".");
 }
-
-/**
- * @param {string} text
- * @returns {unknown}
- */
 function parseLiteral(text) {
-  if (text.length >= 2 && text[0] === "'" && text[text.length - 1] === "'") return text.slice(1, -1);
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+if (text.length >= 2 && text[0] === "'" && text[text.length - 1] === "'") return text.slice(1, -1);
+try {
+return JSON.parse(text);
+} catch {
+return text;
 }
-
-/**
- * Reads the value an expression's path names (before negation and comparison).
- * @param {Expression} expression
- * @param {Scope} scope
- * @returns {unknown}
- */
+}
 function resolve(expression, scope) {
-  switch (expression.base) {
-    case "index":
-      return scope.index;
-    case "key":
-      return scope.key;
-    case "root":
-      return readPath(scope.root, expression.tokens);
-    default:
-      return readPath(scope.value, expression.tokens);
-  }
+switch (expression.base) {
+case "index":
+return scope.index;
+case "key":
+return scope.key;
+case "root":
+return readPath(scope.root, expression.tokens);
+default:
+return readPath(scope.value, expression.tokens);
 }
-
-/**
- * @param {unknown} value
- * @param {string[]} tokens
- * @returns {unknown}
- */
+}
 function readPath(value, tokens) {
-  if (tokens.length > 0 && tokens[tokens.length - 1] === "length") {
-    const parent = lookup(value, tokens.slice(0, -1));
-    if (Array.isArray(parent)) return parent.length;
-  }
-  return lookup(value, tokens);
+if (tokens.length > 0 && tokens[tokens.length - 1] === "length") {
+const parent = lookup(value, tokens.slice(0, -1));
+if (Array.isArray(parent)) return parent.length;
 }
-
-/**
- * Evaluates an expression in a scope. Never throws: a missing path is `undefined`.
- * @param {Expression} expression
- * @param {Scope} scope
- * @returns {unknown}
- */
+return lookup(value, tokens);
+}
 function evaluate(expression, scope) {
-  let value = resolve(expression, scope);
-  if (expression.comparison) value = compare(value, expression.comparison.operator, expression.comparison.literal);
-  for (let i = 0; i < expression.negations; i++) value = !truthy(value);
-  return value;
+let value = resolve(expression, scope);
+if (expression.comparison) value = compare(value, expression.comparison.operator, expression.comparison.literal);
+for (let i = 0; i < expression.negations; i++) value = !truthy(value);
+return value;
 }
-
-/**
- * @param {unknown} value
- * @param {string} operator
- * @param {unknown} literal
- * @returns {boolean}
- */
 function compare(value, operator, literal) {
-  switch (operator) {
-    case "==":
-      return looseEqual(value, literal);
-    case "!=":
-      return !looseEqual(value, literal);
-    default: {
-      if (typeof value !== "number" || typeof literal !== "number") return false;
-      if (operator === ">") return value > literal;
-      if (operator === ">=") return value >= literal;
-      if (operator === "<") return value < literal;
-      return value <= literal;
-    }
-  }
+switch (operator) {
+case "==":
+return looseEqual(value, literal);
+case "!=":
+return !looseEqual(value, literal);
+default: {
+if (typeof value !== "number" || typeof literal !== "number") return false;
+if (operator === ">") return value > literal;
+if (operator === ">=") return value >= literal;
+if (operator === "<") return value < literal;
+return value <= literal;
 }
-
-/**
- * Equality for comparisons: a missing value equals `null`; otherwise strict.
- * @param {unknown} a
- * @param {unknown} b
- */
+}
+}
 function looseEqual(a, b) {
-  if (a === undefined) a = null;
-  return a === b;
+if (a === undefined) a = null;
+return a === b;
 }
-
-/**
- * Binding truthiness (see the module comment).
- * @param {unknown} value
- * @returns {boolean}
- */
 function truthy(value) {
-  if (Array.isArray(value)) return value.length > 0;
-  return Boolean(value);
+if (Array.isArray(value)) return value.length > 0;
+return Boolean(value);
 }
-
-/**
- * The text shown for a value: strings as they are, numbers and booleans printed,
- * missing and `null` as nothing, objects and arrays as JSON.
- * @param {unknown} value
- * @returns {string}
- */
 function displayText(value) {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+if (value === undefined || value === null) return "";
+if (typeof value === "string") return value;
+if (typeof value === "object") return JSON.stringify(value);
+return String(value);
 }
-
-/**
- * Parses a list of `name: expression` pairs separated by `;` (class and attribute bindings).
- * @param {string} source e.g. `"done: completed; active: !paused"`
- * @returns {{ name: string, expression: Expression }[]}
- */
 function parsePairs(source) {
-  const pairs = [];
-  for (const part of source.split(";")) {
-    if (part.trim() === "") continue;
-    const colon = part.indexOf(":");
-    if (colon <= 0) throw new ExpressionError(`"${part.trim()}" should read "name: expression"`);
-    const name = part.slice(0, colon).trim();
-    pairs.push({ name, expression: parseExpression(part.slice(colon + 1)) });
-  }
-  return pairs;
+const pairs = [];
+for (const part of source.split(";")) {
+if (part.trim() === "") continue;
+const colon = part.indexOf(":");
+if (colon <= 0) throw new ExpressionError(`"${part.trim()}" should read "name: expression"`);
+const name = part.slice(0, colon).trim();
+pairs.push({ name, expression: parseExpression(part.slice(colon + 1)) });
+}
+return pairs;
 }
 
 // ---- statecast/action-template.js ----
 
-/**
- * Actions written in HTML attributes, with placeholders filled from the page.
- *
- * An event binding holds the action as JSON (the Swift `Codable` form of the topic's
- * client action). Any string in it that starts with `$` is a placeholder, replaced by a
- * value read when the event fires, keeping its JSON type. A payload-less action can be
- * written as its bare name.
- *
- *     increment                                  → {"increment":{}}
- *     {"open":{"path":"$href"}}                  → the element's href attribute
- *     {"rename":{"id":"$key","title":"$value"}}  → the row's key and the input's value
- *     {"add":"$form"}                            → all named fields of the form
- *
- * Placeholders: `$value`, `$checked`, `$href`, `$attr.NAME`, `$form`, `$form.NAME`,
- * `$item`, `$item.PATH`, `$root.PATH`, `$index`, `$key`, `$event.key`,
- * `$location.pathname` (also `.search`, `.hash`, `.href`), `$query.NAME`.
- * A string that must start with a literal `$` is written with `$$`.
- *
- * @module
- */
-
-
-/**
- * Where placeholder values come from, all optional (a missing source gives `null`).
- * @typedef {object} PlaceholderSource
- * @property {() => unknown} [value]
- * @property {() => boolean} [checked]
- * @property {(name: string) => string | null} [attribute]
- * @property {() => Record<string, unknown>} [form]
- * @property {import("./statecast/expression.js").Scope} [scope]
- * @property {{ pathname?: string, search?: string, hash?: string, href?: string }} [location]
- * @property {{ key?: string }} [event]
- */
-
 const plainNames = new Set(["$value", "$checked", "$href", "$form", "$item", "$index", "$key"]);
 const prefixedNames = ["$attr.", "$form.", "$item.", "$item/", "$root.", "$root/", "$location.", "$query.", "$event."];
-
-/**
- * Parses an action attribute: JSON, or a bare case name for a payload-less action.
- * Checks every placeholder, so a typo fails when the page is bound, not on click.
- * @param {string} source
- * @returns {unknown}
- */
 function parseActionTemplate(source) {
-  const text = source.trim();
-  let template;
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) {
-    template = { [text]: {} };
-  } else {
-    try {
-      template = JSON.parse(text);
-    } catch (error) {
-      throw new ExpressionError(`action ${JSON.stringify(text)} is not JSON: ${/** @type {Error} */ (error).message}`);
-    }
-  }
-  checkPlaceholders(template);
-  return template;
+const text = source.trim();
+let template;
+if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) {
+template = { [text]: {} };
+} else {
+try {
+template = JSON.parse(text);
+} catch (error) {
+throw new ExpressionError(`action ${JSON.stringify(text)} is not JSON: ${ (error).message}`);
 }
-
-/** @param {unknown} node */
+}
+checkPlaceholders(template);
+return template;
+}
 function checkPlaceholders(node) {
-  if (typeof node === "string") {
-    if (node[0] === "$" && node[1] !== "$" && !isKnownPlaceholder(node)) {
-      throw new ExpressionError(`unknown placeholder "${node}" (write "$$" for a literal "$")`);
-    }
-  } else if (Array.isArray(node)) {
-    node.forEach(checkPlaceholders);
-  } else if (node !== null && typeof node === "object") {
-    for (const key of Object.keys(node)) checkPlaceholders(/** @type {any} */ (node)[key]);
-  }
+if (typeof node === "string") {
+if (node[0] === "$" && node[1] !== "$" && !isKnownPlaceholder(node)) {
+throw new ExpressionError(`unknown placeholder "${node}" (write "$$" for a literal "$")`);
 }
-
-/** @param {string} name */
+} else if (Array.isArray(node)) {
+node.forEach(checkPlaceholders);
+} else if (node !== null && typeof node === "object") {
+for (const key of Object.keys(node)) checkPlaceholders( (node)[key]);
+}
+}
 function isKnownPlaceholder(name) {
-  return plainNames.has(name) || prefixedNames.some((prefix) => name.startsWith(prefix) && name.length > prefix.length);
+return plainNames.has(name) || prefixedNames.some((prefix) => name.startsWith(prefix) && name.length > prefix.length);
 }
-
-/**
- * Returns a copy of `template` with every placeholder replaced.
- * @param {unknown} template
- * @param {PlaceholderSource} source
- * @returns {unknown}
- */
 function fillTemplate(template, source) {
-  if (typeof template === "string") {
-    if (template[0] !== "$") return template;
-    if (template[1] === "$") return template.slice(1);
-    const value = placeholder(template, source);
-    return value === undefined ? null : value;
-  }
-  if (Array.isArray(template)) return template.map((item) => fillTemplate(item, source));
-  if (template !== null && typeof template === "object") {
-    /** @type {Record<string, unknown>} */
-    const out = {};
-    for (const key of Object.keys(template)) {
-      const value = fillTemplate(/** @type {any} */ (template)[key], source);
-      if (key === "__proto__") Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-      else out[key] = value;
-    }
-    return out;
-  }
-  return template;
+if (typeof template === "string") {
+if (template[0] !== "$") return template;
+if (template[1] === "$") return template.slice(1);
+const value = placeholder(template, source);
+return value === undefined ? null : value;
 }
-
-/**
- * @param {string} name
- * @param {PlaceholderSource} source
- * @returns {unknown}
- */
+if (Array.isArray(template)) return template.map((item) => fillTemplate(item, source));
+if (template !== null && typeof template === "object") {
+const out = {};
+for (const key of Object.keys(template)) {
+const value = fillTemplate( (template)[key], source);
+if (key === "__proto__") Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+else out[key] = value;
+}
+return out;
+}
+return template;
+}
 function placeholder(name, source) {
-  switch (name) {
-    case "$value":
-      return source.value ? source.value() : null;
-    case "$checked":
-      return source.checked ? source.checked() : null;
-    case "$href":
-      return source.attribute ? source.attribute("href") : null;
-    case "$form":
-      return source.form ? source.form() : null;
-  }
-  if (name.startsWith("$attr.")) return source.attribute ? source.attribute(name.slice(6)) : null;
-  if (name.startsWith("$form.")) {
-    const form = source.form ? source.form() : null;
-    const field = name.slice(6);
-    return form && Object.prototype.hasOwnProperty.call(form, field) ? form[field] : null;
-  }
-  if (name.startsWith("$location.")) {
-    const part = /** @type {"pathname" | "search" | "hash" | "href"} */ (name.slice(10));
-    const location = source.location;
-    return location && ["pathname", "search", "hash", "href"].includes(part) ? (location[part] ?? null) : null;
-  }
-  if (name.startsWith("$query.")) {
-    const search = source.location?.search ?? "";
-    return new URLSearchParams(search).get(name.slice(7));
-  }
-  if (name.startsWith("$event.")) {
-    const event = /** @type {Record<string, unknown> | undefined} */ (source.event);
-    const field = name.slice(7);
-    return event && field === "key" ? (event.key ?? null) : null;
-  }
-  if (!source.scope) return null;
-  return evaluate(parseExpression(name), source.scope);
+switch (name) {
+case "$value":
+return source.value ? source.value() : null;
+case "$checked":
+return source.checked ? source.checked() : null;
+case "$href":
+return source.attribute ? source.attribute("href") : null;
+case "$form":
+return source.form ? source.form() : null;
+}
+if (name.startsWith("$attr.")) return source.attribute ? source.attribute(name.slice(6)) : null;
+if (name.startsWith("$form.")) {
+const form = source.form ? source.form() : null;
+const field = name.slice(6);
+return form && Object.prototype.hasOwnProperty.call(form, field) ? form[field] : null;
+}
+if (name.startsWith("$location.")) {
+const part = (name.slice(10));
+const location = source.location;
+return location && ["pathname", "search", "hash", "href"].includes(part) ? (location[part] ?? null) : null;
+}
+if (name.startsWith("$query.")) {
+const search = source.location?.search ?? "";
+return new URLSearchParams(search).get(name.slice(7));
+}
+if (name.startsWith("$event.")) {
+const event = (source.event);
+const field = name.slice(7);
+return event && field === "key" ? (event.key ?? null) : null;
+}
+if (!source.scope) return null;
+return evaluate(parseExpression(name), source.scope);
 }
 
 // ---- statecast/pointer-index.js ----
 
-/**
- * Finds the watchers that a set of changed pointers concerns.
- *
- * Each binding on a page watches a few pointers of its topic's state. When a patch
- * arrives, only the bindings whose pointers it touched must be re-evaluated: those
- * watching a changed value, something inside it, or one of its ancestors. The index is
- * a trie of reference tokens, so a lookup costs the depth of the changed pointers plus
- * the watchers found, not the number of bindings on the page.
- *
- * @example
- * const index = new PointerIndex();
- * index.add("/todos", listBinding);
- * index.add("/user/name", nameBinding);
- * index.collect(["/todos/3/done"]); // Set { listBinding }
- * index.collect([""]);              // Set { listBinding, nameBinding }
- * @module
- */
-
-
-/** @template T */
 class Node {
-  constructor() {
-    /** @type {Map<string, Node<T>>} */
-    this.children = new Map();
-    /** @type {Set<T>} */
-    this.watchers = new Set();
-  }
+constructor() {
+this.children = new Map();
+this.watchers = new Set();
 }
-
-/** @template T */
+}
 class PointerIndex {
-  constructor() {
-    /** @type {Node<T>} */
-    this.root = new Node();
-    this.size = 0;
-  }
-
-  /**
-   * Registers `watcher` for changes at, inside or above `pointer`.
-   * @param {string | string[]} pointer a pointer string or its tokens
-   * @param {T} watcher
-   */
-  add(pointer, watcher) {
-    const tokens = typeof pointer === "string" ? parsePointer(pointer) : pointer;
-    let node = this.root;
-    for (const token of tokens) {
-      let child = node.children.get(token);
-      if (!child) {
-        child = new Node();
-        node.children.set(token, child);
-      }
-      node = child;
-    }
-    if (!node.watchers.has(watcher)) {
-      node.watchers.add(watcher);
-      this.size++;
-    }
-  }
-
-  /**
-   * Removes `watcher` from `pointer` (pruning empty branches).
-   * @param {string | string[]} pointer
-   * @param {T} watcher
-   */
-  delete(pointer, watcher) {
-    const tokens = typeof pointer === "string" ? parsePointer(pointer) : pointer;
-    /** @type {Node<T>[]} */
-    const trail = [this.root];
-    for (const token of tokens) {
-      const child = trail[trail.length - 1].children.get(token);
-      if (!child) return;
-      trail.push(child);
-    }
-    const node = trail[trail.length - 1];
-    if (!node.watchers.delete(watcher)) return;
-    this.size--;
-    for (let i = trail.length - 1; i > 0; i--) {
-      const current = trail[i];
-      if (current.watchers.size > 0 || current.children.size > 0) break;
-      trail[i - 1].children.delete(tokens[i - 1]);
-    }
-  }
-
-  /**
-   * The watchers that the changed pointers concern.
-   * @param {Iterable<string>} changed pointer strings
-   * @param {Set<T>} [into] a set to add to
-   * @returns {Set<T>}
-   */
-  collect(changed, into = new Set()) {
-    for (const pointer of changed) {
-      let node = this.root;
-      let found = true;
-      for (const token of parsePointer(pointer)) {
-        for (const watcher of node.watchers) into.add(watcher);
-        const child = node.children.get(token);
-        if (!child) {
-          found = false;
-          break;
-        }
-        node = child;
-      }
-      if (found) addSubtree(node, into);
-    }
-    return into;
-  }
+constructor() {
+this.root = new Node();
+this.size = 0;
 }
-
-/**
- * @template T
- * @param {Node<T>} node
- * @param {Set<T>} into
- */
+add(pointer, watcher) {
+const tokens = typeof pointer === "string" ? parsePointer(pointer) : pointer;
+let node = this.root;
+for (const token of tokens) {
+let child = node.children.get(token);
+if (!child) {
+child = new Node();
+node.children.set(token, child);
+}
+node = child;
+}
+if (!node.watchers.has(watcher)) {
+node.watchers.add(watcher);
+this.size++;
+}
+}
+delete(pointer, watcher) {
+const tokens = typeof pointer === "string" ? parsePointer(pointer) : pointer;
+const trail = [this.root];
+for (const token of tokens) {
+const child = trail[trail.length - 1].children.get(token);
+if (!child) return;
+trail.push(child);
+}
+const node = trail[trail.length - 1];
+if (!node.watchers.delete(watcher)) return;
+this.size--;
+for (let i = trail.length - 1; i > 0; i--) {
+const current = trail[i];
+if (current.watchers.size > 0 || current.children.size > 0) break;
+trail[i - 1].children.delete(tokens[i - 1]);
+}
+}
+collect(changed, into = new Set()) {
+for (const pointer of changed) {
+let node = this.root;
+let found = true;
+for (const token of parsePointer(pointer)) {
+for (const watcher of node.watchers) into.add(watcher);
+const child = node.children.get(token);
+if (!child) {
+found = false;
+break;
+}
+node = child;
+}
+if (found) addSubtree(node, into);
+}
+return into;
+}
+}
 function addSubtree(node, into) {
-  for (const watcher of node.watchers) into.add(watcher);
-  for (const child of node.children.values()) addSubtree(child, into);
+for (const watcher of node.watchers) into.add(watcher);
+for (const child of node.children.values()) addSubtree(child, into);
 }
 
 // ---- statecast/bindings/binding.js ----
 
-/**
- * What every declarative binding has in common.
- *
- * A binding ties one element to values of its scope (the topic's state, or a list
- * row's item). It declares which pointers it reads, so that a patch re-evaluates only
- * the bindings it touched, and an `update` that applies the current values. Updates
- * never throw: a failing binding is logged and the page carries on.
- * @module
- */
-
-/**
- * @typedef {object} Binding
- * @property {string[]} dependencies pointers read, relative to the scope's value
- * @property {string[]} rootDependencies pointers read from the topic's whole state (`$root`)
- * @property {boolean} usesIndex whether the binding reads `$index`
- * @property {(scope: import("./statecast/expression.js").Scope, changed: string[]) => void} update
- * @property {() => void} [dispose]
- */
-
-/**
- * Collects the dependencies of a binding's expressions.
- * @param {ReadonlyArray<import("./statecast/expression.js").Expression>} expressions
- * @returns {Pick<Binding, "dependencies" | "rootDependencies" | "usesIndex">}
- */
 function dependenciesOf(expressions) {
-  /** @type {string[]} */
-  const dependencies = [];
-  /** @type {string[]} */
-  const rootDependencies = [];
-  let usesIndex = false;
-  for (const expression of expressions) {
-    if (expression.base === "scope") dependencies.push(expression.dependency);
-    else if (expression.base === "root") rootDependencies.push(expression.dependency);
-    else if (expression.base === "index") usesIndex = true;
-  }
-  return { dependencies, rootDependencies, usesIndex };
+const dependencies = [];
+const rootDependencies = [];
+let usesIndex = false;
+for (const expression of expressions) {
+if (expression.base === "scope") dependencies.push(expression.dependency);
+else if (expression.base === "root") rootDependencies.push(expression.dependency);
+else if (expression.base === "index") usesIndex = true;
 }
-
-/**
- * Runs a binding's update, logging instead of throwing.
- * @param {Binding} binding
- * @param {import("./statecast/expression.js").Scope} scope
- * @param {string[]} changed
- */
+return { dependencies, rootDependencies, usesIndex };
+}
 function safeUpdate(binding, scope, changed) {
-  try {
-    binding.update(scope, changed);
-  } catch (error) {
-    console.error("statecast: a binding failed to update", error);
-  }
+try {
+binding.update(scope, changed);
+} catch (error) {
+console.error("statecast: a binding failed to update", error);
+}
 }
 
 // ---- statecast/bindings/region.js ----
 
-/**
- * The bindings of one scope: a topic's root element, or one row of a list.
- *
- * A region owns its bindings and the listeners and timers they set up, so removing a
- * list row (or unbinding a page) releases everything at once. Its `scope` is replaced
- * on every update, so event handlers always read the row's current item and index.
- * @module
- */
-
-
 class Region {
-  /** @type {import("./statecast/expression.js").Scope} */
-  #scope;
-  /** @type {import("./statecast/bindings/binding.js").Binding[]} */
-  #bindings = [];
-  /** @type {(() => void)[]} */
-  #disposers = [];
-  /** @type {string[] | null} */
-  #rootDependencies = null;
-
-  /** @param {import("./statecast/expression.js").Scope} scope */
-  constructor(scope) {
-    this.#scope = scope;
-  }
-
-  /** The scope the region's bindings read: the topic's latest state, or the row's item. */
-  get scope() {
-    return this.#scope;
-  }
-
-  /** @returns {ReadonlyArray<import("./statecast/bindings/binding.js").Binding>} */
-  get bindings() {
-    return this.#bindings;
-  }
-
-  /**
-   * A new state (or a moved or changed row) arrived; bindings read it from now on.
-   * @param {import("./statecast/expression.js").Scope} scope
-   */
-  rescope(scope) {
-    this.#scope = scope;
-  }
-
-  /** @param {import("./statecast/bindings/binding.js").Binding} binding */
-  add(binding) {
-    this.#bindings.push(binding);
-    this.#rootDependencies = null;
-  }
-
-  /**
-   * Runs `dispose` when the region goes away (removes a listener, cancels a timer).
-   * @param {() => void} dispose
-   */
-  onDispose(dispose) {
-    this.#disposers.push(dispose);
-  }
-
-  /** Pointers of the topic's state that some binding of the region reads through `$root`. */
-  get rootDependencies() {
-    if (this.#rootDependencies === null) this.#rootDependencies = this.#bindings.flatMap((binding) => binding.rootDependencies);
-    return this.#rootDependencies;
-  }
-
-  /** Whether some binding reads `$index`. */
-  get usesIndex() {
-    return this.#bindings.some((binding) => binding.usesIndex);
-  }
-
-  /** @param {string[]} changed */
-  updateAll(changed) {
-    for (const binding of this.#bindings) safeUpdate(binding, this.#scope, changed);
-  }
-
-  dispose() {
-    for (const dispose of this.#disposers.splice(0)) {
-      try {
-        dispose();
-      } catch (error) {
-        console.error("statecast: cleanup failed", error);
-      }
-    }
-    for (const binding of this.#bindings) binding.dispose?.();
-  }
+#scope;
+#bindings = [];
+#disposers = [];
+#rootDependencies = null;
+constructor(scope) {
+this.#scope = scope;
+}
+get scope() {
+return this.#scope;
+}
+get bindings() {
+return this.#bindings;
+}
+rescope(scope) {
+this.#scope = scope;
+}
+add(binding) {
+this.#bindings.push(binding);
+this.#rootDependencies = null;
+}
+onDispose(dispose) {
+this.#disposers.push(dispose);
+}
+get rootDependencies() {
+if (this.#rootDependencies === null) this.#rootDependencies = this.#bindings.flatMap((binding) => binding.rootDependencies);
+return this.#rootDependencies;
+}
+get usesIndex() {
+return this.#bindings.some((binding) => binding.usesIndex);
+}
+updateAll(changed) {
+for (const binding of this.#bindings) safeUpdate(binding, this.#scope, changed);
+}
+dispose() {
+for (const dispose of this.#disposers.splice(0)) {
+try {
+dispose();
+} catch (error) {
+console.error("statecast: cleanup failed", error);
+}
+}
+for (const binding of this.#bindings) binding.dispose?.();
+}
 }
 
 // ---- statecast/internal/element-state.js ----
 
-/**
- * Per-element bookkeeping shared by the bindings of one element.
- *
- * A two-way input has a model binding (state → value) and an event binding
- * (value → action). They must agree on whether the user is editing: while an edit has
- * not been sent and answered, patches must not overwrite what the user is typing.
- * @module
- */
-
-/**
- * @typedef {object} ElementState
- * @property {boolean} editing the user changed the value and the change is not settled
- * @property {number} version counts user edits, to tell whether a reply is for the latest one
- * @property {number} inFlight actions sent from this element and not yet answered
- * @property {any} timer a pending debounce timer, or null
- * @property {any} busyTimer the timer that shows the busy state of a slow action, or null
- * @property {{ refresh(): void } | null} model the element's model binding, if any
- * @property {unknown} lastEvent the last input event counted (two listeners see the same event)
- */
-
-/** @type {WeakMap<object, ElementState>} */
 const states = new WeakMap();
-
-/**
- * @param {object} element
- * @returns {ElementState}
- */
 function elementState(element) {
-  let state = states.get(element);
-  if (!state) {
-    state = { editing: false, version: 0, inFlight: 0, timer: null, busyTimer: null, model: null, lastEvent: null };
-    states.set(element, state);
-  }
-  return state;
+let state = states.get(element);
+if (!state) {
+state = { editing: false, version: 0, inFlight: 0, timer: null, busyTimer: null, model: null, lastEvent: null };
+states.set(element, state);
 }
-
-/**
- * Records a user edit (once per event, however many bindings see it).
- * @param {object} element
- * @param {unknown} event
- */
+return state;
+}
 function markEdited(element, event) {
-  const state = elementState(element);
-  if (state.lastEvent === event) return;
-  state.lastEvent = event;
-  state.editing = true;
-  state.version++;
+const state = elementState(element);
+if (state.lastEvent === event) return;
+state.lastEvent = event;
+state.editing = true;
+state.version++;
 }
-
-/**
- * Ends the edit if nothing is pending for it any more, and shows the state's value.
- * @param {object} element
- * @param {number} [version] the edit a reply answered; omitted on blur
- */
 function settleEdit(element, version) {
-  const state = elementState(element);
-  if (version !== undefined && version !== state.version) return;
-  if (state.timer !== null || state.inFlight > 0) return;
-  if (!state.editing) return;
-  state.editing = false;
-  state.model?.refresh();
+const state = elementState(element);
+if (version !== undefined && version !== state.version) return;
+if (state.timer !== null || state.inFlight > 0) return;
+if (!state.editing) return;
+state.editing = false;
+state.model?.refresh();
 }
 
 // ---- statecast/internal/safe-attribute.js ----
 
-/**
- * Which attribute bindings are allowed to write.
- *
- * Bound values come from the server's state, which may hold text that users typed.
- * Event-handler attributes (`onclick`, ...) are never written, and URL attributes
- * refuse `javascript:` and `vbscript:` URLs, so state can never become script.
- * @module
- */
-
 const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "xlink:href", "poster", "cite", "data", "background", "ping"]);
-
-/**
- * @param {string} name lower-case attribute name
- * @returns {boolean}
- */
 function isWritableAttribute(name) {
-  return !name.startsWith("on") && name !== "srcdoc";
+return !name.startsWith("on") && name !== "srcdoc";
 }
-
-/**
- * Whether `value` may be written to attribute `name`.
- * @param {string} name lower-case attribute name
- * @param {string} value
- * @returns {boolean}
- */
 function isSafeAttributeValue(name, value) {
-  if (!URL_ATTRIBUTES.has(name)) return true;
-  // Browsers ignore control characters and spaces inside a scheme ("java\tscript:").
-  const scheme = value.replace(/[\u0000-\u0020]/g, "").toLowerCase();
-  return !scheme.startsWith("javascript:") && !scheme.startsWith("vbscript:");
+if (!URL_ATTRIBUTES.has(name)) return true;
+const scheme = value.replace(/[\u0000-\u0020]/g, "").toLowerCase();
+return !scheme.startsWith("javascript:") && !scheme.startsWith("vbscript:");
 }
 
 // ---- statecast/bindings/model-binding.js ----
 
-/**
- * `data-sc-model="path"`: a form control that shows the value at `path`.
- *
- * Text inputs, text areas and selects show the value as text; checkboxes are checked
- * while it is truthy; radio buttons while it equals their `value`. Together with an
- * event binding that sends the new value, it makes a two-way input whose truth stays
- * on the server. While the user has an edit that is not yet sent and answered, patches
- * do not overwrite what they are typing; once it settles (or on blur), the control
- * shows the state again, so a refused edit is visibly undone.
- *
- * @example
- * <input data-sc-model="query" data-sc-on-input='{"queryChanged":{"text":"$value"}}' data-sc-debounce="200">
- * <input type="checkbox" data-sc-model="done" data-sc-on-change='{"toggle":{"id":"$key"}}'>
- * @module
- */
-
-
-/** @typedef {import("./statecast/bindings/binding.js").Binding} Binding */
-
-/**
- * Writes a value into a control the way the user would see it.
- * @param {any} element
- * @param {unknown} value
- * @param {"value" | "checked"} [property] force one property (from data-sc-attr)
- */
 function writeControl(element, value, property) {
-  const type = typeof element.type === "string" ? element.type : "";
-  if (property === "checked" || (property === undefined && type === "checkbox")) {
-    const checked = truthy(value);
-    if (element.checked !== checked) element.checked = checked;
-    return;
-  }
-  if (property === undefined && type === "radio") {
-    const checked = displayText(value) === element.value;
-    if (element.checked !== checked) element.checked = checked;
-    return;
-  }
-  const text = displayText(value);
-  if (element.value !== text) element.value = text;
+const type = typeof element.type === "string" ? element.type : "";
+if (property === "checked" || (property === undefined && type === "checkbox")) {
+const checked = truthy(value);
+if (element.checked !== checked) element.checked = checked;
+return;
 }
-
-/** @implements {Binding} */
+if (property === undefined && type === "radio") {
+const checked = displayText(value) === element.value;
+if (element.checked !== checked) element.checked = checked;
+return;
+}
+const text = displayText(value);
+if (element.value !== text) element.value = text;
+}
 class ModelBinding {
-  /**
-   * @param {any} element
-   * @param {import("./statecast/expression.js").Expression} expression
-   * @param {import("./statecast/bindings/region.js").Region} region
-   */
-  constructor(element, expression, region) {
-    this.element = element;
-    this.expression = expression;
-    /** @type {import("./statecast/expression.js").Scope | null} */
-    this.scope = null;
-    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
-    this.dependencies = dependencies;
-    this.rootDependencies = rootDependencies;
-    this.usesIndex = usesIndex;
-    elementState(element).model = this;
-    /** @param {unknown} event */
-    const edited = (event) => markEdited(element, event);
-    const blurred = () => settleEdit(element);
-    element.addEventListener("input", edited);
-    element.addEventListener("blur", blurred);
-    region.onDispose(() => {
-      element.removeEventListener("input", edited);
-      element.removeEventListener("blur", blurred);
-    });
-  }
-
-  /** @param {import("./statecast/expression.js").Scope} scope */
-  update(scope) {
-    this.scope = scope;
-    if (elementState(this.element).editing) return;
-    writeControl(this.element, evaluate(this.expression, scope));
-  }
-
-  /** Shows the latest state again (after an edit settled). */
-  refresh() {
-    if (this.scope) writeControl(this.element, evaluate(this.expression, this.scope));
-  }
+constructor(element, expression, region) {
+this.element = element;
+this.expression = expression;
+this.scope = null;
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+elementState(element).model = this;
+const edited = (event) => markEdited(element, event);
+const blurred = () => settleEdit(element);
+element.addEventListener("input", edited);
+element.addEventListener("blur", blurred);
+region.onDispose(() => {
+element.removeEventListener("input", edited);
+element.removeEventListener("blur", blurred);
+});
+}
+update(scope) {
+this.scope = scope;
+if (elementState(this.element).editing) return;
+writeControl(this.element, evaluate(this.expression, scope));
+}
+refresh() {
+if (this.scope) writeControl(this.element, evaluate(this.expression, this.scope));
+}
 }
 
 // ---- statecast/bindings/attribute-binding.js ----
 
-/**
- * `data-sc-attr="name: expression; ..."`: attributes that follow the state.
- *
- * `true` sets a boolean attribute (`disabled`, `open`), `false`, `null` and missing
- * remove it, anything else is written as text. On inputs, text areas and selects,
- * `value` and `checked` are set as properties (what the user sees), and not while the
- * user is editing the element.
- * Event-handler attributes are never written and URL attributes refuse `javascript:`.
- *
- * @example
- * <button data-sc-attr="disabled: !canClear">Clear</button>
- * <a data-sc-attr="href: profileURL; title: user.name">Profile</a>
- * @module
- */
-
-
-/** @typedef {import("./statecast/bindings/binding.js").Binding} Binding */
-
-/** Controls whose `value` and `checked` the user edits, so they are set as properties. */
 const EDITABLE = new Set(["input", "textarea", "select"]);
-
-/** @implements {Binding} */
 class AttributeBinding {
-  /**
-   * @param {any} element
-   * @param {string} source
-   */
-  constructor(element, source) {
-    this.element = element;
-    this.pairs = parsePairs(source).map(({ name, expression }) => {
-      const lower = name.toLowerCase();
-      if (!isWritableAttribute(lower)) throw new Error(`data-sc-attr may not write "${name}"`);
-      return { name: lower, expression };
-    });
-    const { dependencies, rootDependencies, usesIndex } = dependenciesOf(this.pairs.map((pair) => pair.expression));
-    this.dependencies = dependencies;
-    this.rootDependencies = rootDependencies;
-    this.usesIndex = usesIndex;
-  }
-
-  /** @param {import("./statecast/expression.js").Scope} scope */
-  update(scope) {
-    for (const { name, expression } of this.pairs) {
-      const value = evaluate(expression, scope);
-      if ((name === "value" || name === "checked") && EDITABLE.has(this.element.localName)) {
-        if (!elementState(this.element).editing) writeControl(this.element, value, name);
-        continue;
-      }
-      this.write(name, value);
-    }
-  }
-
-  /**
-   * @param {string} name
-   * @param {unknown} value
-   */
-  write(name, value) {
-    const element = this.element;
-    if (value === true) {
-      if (element.getAttribute(name) !== "") element.setAttribute(name, "");
-      return;
-    }
-    if (value === false || value === null || value === undefined) {
-      if (element.hasAttribute(name)) element.removeAttribute(name);
-      return;
-    }
-    const text = typeof value === "object" ? JSON.stringify(value) : String(value);
-    if (!isSafeAttributeValue(name, text)) {
-      console.warn(`statecast: refused to set ${name}="${text.slice(0, 40)}"`);
-      if (element.hasAttribute(name)) element.removeAttribute(name);
-      return;
-    }
-    if (element.getAttribute(name) !== text) element.setAttribute(name, text);
-  }
+constructor(element, source) {
+this.element = element;
+this.pairs = parsePairs(source).map(({ name, expression }) => {
+const lower = name.toLowerCase();
+if (!isWritableAttribute(lower)) throw new Error(`data-sc-attr may not write "${name}"`);
+return { name: lower, expression };
+});
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf(this.pairs.map((pair) => pair.expression));
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+}
+update(scope) {
+for (const { name, expression } of this.pairs) {
+const value = evaluate(expression, scope);
+if ((name === "value" || name === "checked") && EDITABLE.has(this.element.localName)) {
+if (!elementState(this.element).editing) writeControl(this.element, value, name);
+continue;
+}
+this.write(name, value);
+}
+}
+write(name, value) {
+const element = this.element;
+if (value === true) {
+if (element.getAttribute(name) !== "") element.setAttribute(name, "");
+return;
+}
+if (value === false || value === null || value === undefined) {
+if (element.hasAttribute(name)) element.removeAttribute(name);
+return;
+}
+const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+if (!isSafeAttributeValue(name, text)) {
+console.warn(`statecast: refused to set ${name}="${text.slice(0, 40)}"`);
+if (element.hasAttribute(name)) element.removeAttribute(name);
+return;
+}
+if (element.getAttribute(name) !== text) element.setAttribute(name, text);
+}
 }
 
 // ---- statecast/bindings/class-binding.js ----
 
-/**
- * `data-sc-class="name: expression; ..."`: classes switched on while their
- * expression is truthy.
- *
- * @example
- * <li data-sc-class="done: completed; selected: $key == $root.selectedID">...</li>
- * @module
- */
-
-
-/** @typedef {import("./statecast/bindings/binding.js").Binding} Binding */
-
-/** @implements {Binding} */
 class ClassBinding {
-  /**
-   * @param {any} element
-   * @param {string} source
-   */
-  constructor(element, source) {
-    this.element = element;
-    this.pairs = parsePairs(source);
-    const { dependencies, rootDependencies, usesIndex } = dependenciesOf(this.pairs.map((pair) => pair.expression));
-    this.dependencies = dependencies;
-    this.rootDependencies = rootDependencies;
-    this.usesIndex = usesIndex;
-  }
-
-  /** @param {import("./statecast/expression.js").Scope} scope */
-  update(scope) {
-    for (const { name, expression } of this.pairs) {
-      const on = truthy(evaluate(expression, scope));
-      if (this.element.classList.contains(name) !== on) this.element.classList.toggle(name, on);
-    }
-  }
+constructor(element, source) {
+this.element = element;
+this.pairs = parsePairs(source);
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf(this.pairs.map((pair) => pair.expression));
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+}
+update(scope) {
+for (const { name, expression } of this.pairs) {
+const on = truthy(evaluate(expression, scope));
+if (this.element.classList.contains(name) !== on) this.element.classList.toggle(name, on);
+}
+}
 }
 
 // ---- statecast/internal/form-values.js ----
 
-/**
- * Reads values from form controls as JSON, for `$value` and `$form` placeholders.
- *
- * Actions are Swift `Codable` values, so fields keep useful JSON types: numbers from
- * number and range inputs, booleans from lone checkboxes, arrays from checkbox groups,
- * and nested objects from dotted names (`address.city`).
- * @module
- */
-
 const CONTROLS = new Set(["input", "select", "textarea"]);
 const SKIPPED_TYPES = new Set(["submit", "button", "reset", "file", "image"]);
-
-/**
- * The value of one element: a number for number/range inputs (`null` when empty),
- * the `value` property of other controls, else its `value` attribute.
- * @param {any} element
- * @returns {unknown}
- */
 function elementValue(element) {
-  if (!("value" in element)) return element.getAttribute("value");
-  const type = typeof element.type === "string" ? element.type : "";
-  if (type === "number" || type === "range") {
-    if (element.value === "") return null;
-    const number = Number(element.value);
-    return Number.isFinite(number) ? number : null;
-  }
-  return element.value;
+if (!("value" in element)) return element.getAttribute("value");
+const type = typeof element.type === "string" ? element.type : "";
+if (type === "number" || type === "range") {
+if (element.value === "") return null;
+const number = Number(element.value);
+return Number.isFinite(number) ? number : null;
 }
-
-/**
- * All named, enabled controls inside a form, as one object.
- * @param {any} form
- * @returns {Record<string, unknown>}
- */
+return element.value;
+}
 function formValues(form) {
-  /** @type {any[]} */
-  const controls = [];
-  collect(form, controls);
-  /** @type {Map<string, number>} */
-  const checkboxCounts = new Map();
-  for (const control of controls) {
-    if (control.type === "checkbox") checkboxCounts.set(control.getAttribute("name"), (checkboxCounts.get(control.getAttribute("name")) ?? 0) + 1);
-  }
-  /** @type {Record<string, unknown>} */
-  const values = {};
-  for (const control of controls) {
-    const name = control.getAttribute("name");
-    if (control.type === "checkbox") {
-      if ((checkboxCounts.get(name) ?? 0) > 1) {
-        const list = /** @type {unknown[]} */ (read(values, name) ?? []);
-        if (control.checked) list.push(control.value);
-        write(values, name, list);
-      } else {
-        write(values, name, Boolean(control.checked));
-      }
-    } else if (control.type === "radio") {
-      if (control.checked) write(values, name, control.value);
-      else if (read(values, name) === undefined) write(values, name, null);
-    } else {
-      write(values, name, elementValue(control));
-    }
-  }
-  return values;
+const controls = [];
+collect(form, controls);
+const checkboxCounts = new Map();
+for (const control of controls) {
+if (control.type === "checkbox") checkboxCounts.set(control.getAttribute("name"), (checkboxCounts.get(control.getAttribute("name")) ?? 0) + 1);
 }
-
-/**
- * @param {any} element
- * @param {any[]} into
- */
+const values = {};
+for (const control of controls) {
+const name = control.getAttribute("name");
+if (control.type === "checkbox") {
+if ((checkboxCounts.get(name) ?? 0) > 1) {
+const list = (read(values, name) ?? []);
+if (control.checked) list.push(control.value);
+write(values, name, list);
+} else {
+write(values, name, Boolean(control.checked));
+}
+} else if (control.type === "radio") {
+if (control.checked) write(values, name, control.value);
+else if (read(values, name) === undefined) write(values, name, null);
+} else {
+write(values, name, elementValue(control));
+}
+}
+return values;
+}
 function collect(element, into) {
-  for (const child of Array.from(/** @type {ArrayLike<any>} */ (element.children))) {
-    if (CONTROLS.has(child.localName) && child.getAttribute("name") && !child.disabled && !SKIPPED_TYPES.has(child.type)) {
-      into.push(child);
-    }
-    collect(child, into);
-  }
+for (const child of Array.from( (element.children))) {
+if (CONTROLS.has(child.localName) && child.getAttribute("name") && !child.disabled && !SKIPPED_TYPES.has(child.type)) {
+into.push(child);
 }
-
-/**
- * @param {Record<string, any>} values
- * @param {string} name
- */
+collect(child, into);
+}
+}
 function read(values, name) {
-  let node = values;
-  for (const part of name.split(".")) {
-    if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
-    node = node[part];
-  }
-  return node;
+let node = values;
+for (const part of name.split(".")) {
+if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
+node = node[part];
 }
-
-/**
- * @param {Record<string, any>} values
- * @param {string} name
- * @param {unknown} value
- */
+return node;
+}
 function write(values, name, value) {
-  const parts = name.split(".");
-  let node = values;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const part = parts[i];
-    if (part === "__proto__" || part === "constructor" || part === "prototype") return;
-    if (node[part] === null || typeof node[part] !== "object") node[part] = {};
-    node = node[part];
-  }
-  const last = parts[parts.length - 1];
-  if (last === "__proto__") return;
-  node[last] = value;
+const parts = name.split(".");
+let node = values;
+for (let i = 0; i < parts.length - 1; i++) {
+const part = parts[i];
+if (part === "__proto__" || part === "constructor" || part === "prototype") return;
+if (node[part] === null || typeof node[part] !== "object") node[part] = {};
+node = node[part];
+}
+const last = parts[parts.length - 1];
+if (last === "__proto__") return;
+node[last] = value;
 }
 
 // ---- statecast/bindings/event-binding.js ----
 
-/**
- * `data-sc-on-EVENT="action"`: an event sends an action to the topic.
- *
- * The action is JSON with placeholders (see `action-template.js`), or a bare case name.
- * `data-sc-on-keydown.enter` fires only for that key. `data-sc-debounce="ms"` sends
- * once the events pause. While an action has been in flight for longer than
- * `BUSY_DELAY` ms the element has the class `sc-loading` and `aria-busy="true"`: an
- * action answered sooner (the usual case) never changes them, so the page neither
- * flickers nor pays for a restyle between the click and the changed DOM; a refused
- * action adds `sc-error` and a
- * `data-sc-error` attribute with the message, and dispatches a bubbling
- * `statecast:error` event (`statecast:reply` on success). Forms never submit the page;
- * links are followed by the runtime only for plain left clicks (a middle or
- * modifier click still opens a new tab). `popstate` and `hashchange` listen on the window.
- *
- * @example
- * <button data-sc-on-click="increment">+</button>
- * <a href="/music/artist/42" data-sc-on-click='{"open":{"path":"$href"}}'>Artist</a>
- * <form data-sc-on-submit='{"add":{"title":"$form.title"}}' data-sc-reset>...</form>
- * @module
- */
-
-
 const WINDOW_EVENTS = new Set(["popstate", "hashchange"]);
-
-/** ms an action may be in flight before its element shows it is busy (`sc-loading`). */
 const BUSY_DELAY = 100;
-const KEY_NAMES = /** @type {Record<string, string>} */ ({ esc: "escape", space: " ", spacebar: " ", return: "enter" });
-
+const KEY_NAMES = ({ esc: "escape", space: " ", spacebar: " ", return: "enter" });
 class EventBinding {
-  /**
-   * @param {any} element
-   * @param {string} eventName e.g. `click`, `submit`, `keydown`
-   * @param {string | null} keyFilter e.g. `enter`, or null for any key
-   * @param {unknown} template the parsed action template
-   * @param {import("./statecast/bindings/region.js").Region} region
-   * @param {import("./statecast/bindings/scan.js").ViewContext} context
-   */
-  constructor(element, eventName, keyFilter, template, region, context) {
-    this.element = element;
-    this.eventName = eventName;
-    this.keyFilter = keyFilter === null ? null : (KEY_NAMES[keyFilter] ?? keyFilter);
-    this.template = template;
-    this.region = region;
-    this.context = context;
-    const debounce = Number(element.getAttribute("data-sc-debounce"));
-    this.debounce = Number.isFinite(debounce) && debounce > 0 ? debounce : 0;
-    const target = WINDOW_EVENTS.has(eventName) ? context.env.window : element;
-    /** @param {any} event */
-    const listener = (event) => this.handle(event);
-    target.addEventListener(eventName, listener);
-    region.onDispose(() => {
-      target.removeEventListener(eventName, listener);
-      const state = elementState(element);
-      if (state.timer !== null) {
-        context.env.clearTimeout(state.timer);
-        state.timer = null;
-      }
-      if (state.busyTimer !== null) {
-        context.env.clearTimeout(state.busyTimer);
-        state.busyTimer = null;
-      }
-    });
-  }
-
-  /** @param {any} event */
-  handle(event) {
-    const element = this.element;
-    if (this.keyFilter !== null && String(event.key ?? "").toLowerCase() !== this.keyFilter) return;
-    if (this.eventName === "click" && element.localName === "a") {
-      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-      event.preventDefault();
-    } else if (this.eventName === "submit" || (this.eventName === "click" && element.localName === "button") || this.keyFilter !== null) {
-      event.preventDefault();
-    }
-    if (this.eventName === "input") markEdited(element, event);
-    if (this.debounce === 0) {
-      this.send(event);
-      return;
-    }
-    const state = elementState(element);
-    const env = this.context.env;
-    if (state.timer !== null) env.clearTimeout(state.timer);
-    state.timer = env.setTimeout(() => {
-      state.timer = null;
-      this.send(event);
-    }, this.debounce);
-  }
-
-  /** @param {any} event */
-  send(event) {
-    const element = this.element;
-    const { topic, env } = this.context;
-    /** @type {unknown} */
-    let action;
-    try {
-      action = fillTemplate(this.template, {
-        value: () => elementValue(element),
-        checked: () => Boolean(element.checked),
-        attribute: (name) => element.getAttribute(name),
-        form: () => formValues(element.localName === "form" ? element : (element.form ?? element)),
-        scope: this.region.scope,
-        location: env.window?.location,
-        event,
-      });
-    } catch (error) {
-      console.error("statecast: cannot build the action", error);
-      return;
-    }
-    const state = elementState(element);
-    const version = state.version;
-    this.setLoading(state, 1);
-    topic.send(action).then(
-      (reply) => {
-        this.setLoading(state, -1);
-        if (element.classList.contains("sc-error")) element.classList.remove("sc-error");
-        if (element.hasAttribute("data-sc-error")) element.removeAttribute("data-sc-error");
-        if (this.eventName === "submit" && element.hasAttribute("data-sc-reset") && typeof element.reset === "function") element.reset();
-        env.dispatch(element, "statecast:reply", { reply, action, topic: topic.name });
-        settleEdit(element, version);
-      },
-      (/** @type {any} */ error) => {
-        this.setLoading(state, -1);
-        element.classList.add("sc-error");
-        element.setAttribute("data-sc-error", String(error?.message ?? error));
-        if (error?.code === "connection_lost" || error?.code === "not_joined") console.warn(`statecast: ${error.message}`);
-        env.dispatch(element, "statecast:error", { error, action, topic: topic.name });
-        settleEdit(element, version);
-      },
-    );
-  }
-
-  /**
-   * @param {import("./statecast/internal/element-state.js").ElementState} state
-   * @param {number} delta
-   */
-  setLoading(state, delta) {
-    state.inFlight += delta;
-    const env = this.context.env;
-    if (state.inFlight > 0) {
-      // Shown only if the action is slow: a class change right after the click would
-      // make the browser restyle the page before it can handle the server's patch.
-      if (state.busyTimer === null && !this.element.classList.contains("sc-loading")) {
-        state.busyTimer = env.setTimeout(() => {
-          state.busyTimer = null;
-          if (state.inFlight > 0) this.showBusy(true);
-        }, BUSY_DELAY);
-      }
-      return;
-    }
-    if (state.busyTimer !== null) {
-      env.clearTimeout(state.busyTimer);
-      state.busyTimer = null;
-    }
-    this.showBusy(false);
-  }
-
-  /**
-   * Shows or clears the busy state: the class `sc-loading` and `aria-busy`.
-   * @param {boolean} busy
-   */
-  showBusy(busy) {
-    if (this.element.classList.contains("sc-loading") === busy) return;
-    this.element.classList.toggle("sc-loading", busy);
-    if (busy) this.element.setAttribute("aria-busy", "true");
-    else this.element.removeAttribute("aria-busy");
-  }
+constructor(element, eventName, keyFilter, template, region, context) {
+this.element = element;
+this.eventName = eventName;
+this.keyFilter = keyFilter === null ? null : (KEY_NAMES[keyFilter] ?? keyFilter);
+this.template = template;
+this.region = region;
+this.context = context;
+const debounce = Number(element.getAttribute("data-sc-debounce"));
+this.debounce = Number.isFinite(debounce) && debounce > 0 ? debounce : 0;
+const target = WINDOW_EVENTS.has(eventName) ? context.env.window : element;
+const listener = (event) => this.handle(event);
+target.addEventListener(eventName, listener);
+region.onDispose(() => {
+target.removeEventListener(eventName, listener);
+const state = elementState(element);
+if (state.timer !== null) {
+context.env.clearTimeout(state.timer);
+state.timer = null;
+}
+if (state.busyTimer !== null) {
+context.env.clearTimeout(state.busyTimer);
+state.busyTimer = null;
+}
+});
+}
+handle(event) {
+const element = this.element;
+if (this.keyFilter !== null && String(event.key ?? "").toLowerCase() !== this.keyFilter) return;
+if (this.eventName === "click" && element.localName === "a") {
+if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+event.preventDefault();
+} else if (this.eventName === "submit" || (this.eventName === "click" && element.localName === "button") || this.keyFilter !== null) {
+event.preventDefault();
+}
+if (this.eventName === "input") markEdited(element, event);
+if (this.debounce === 0) {
+this.send(event);
+return;
+}
+const state = elementState(element);
+const env = this.context.env;
+if (state.timer !== null) env.clearTimeout(state.timer);
+state.timer = env.setTimeout(() => {
+state.timer = null;
+this.send(event);
+}, this.debounce);
+}
+send(event) {
+const element = this.element;
+const { topic, env } = this.context;
+let action;
+try {
+action = fillTemplate(this.template, {
+value: () => elementValue(element),
+checked: () => Boolean(element.checked),
+attribute: (name) => element.getAttribute(name),
+form: () => formValues(element.localName === "form" ? element : (element.form ?? element)),
+scope: this.region.scope,
+location: env.window?.location,
+event,
+});
+} catch (error) {
+console.error("statecast: cannot build the action", error);
+return;
+}
+const state = elementState(element);
+const version = state.version;
+this.setLoading(state, 1);
+topic.send(action).then(
+(reply) => {
+this.setLoading(state, -1);
+if (element.classList.contains("sc-error")) element.classList.remove("sc-error");
+if (element.hasAttribute("data-sc-error")) element.removeAttribute("data-sc-error");
+if (this.eventName === "submit" && element.hasAttribute("data-sc-reset") && typeof element.reset === "function") element.reset();
+env.dispatch(element, "statecast:reply", { reply, action, topic: topic.name });
+settleEdit(element, version);
+},
+( error) => {
+this.setLoading(state, -1);
+element.classList.add("sc-error");
+element.setAttribute("data-sc-error", String(error?.message ?? error));
+if (error?.code === "connection_lost" || error?.code === "not_joined") console.warn(`statecast: ${error.message}`);
+env.dispatch(element, "statecast:error", { error, action, topic: topic.name });
+settleEdit(element, version);
+},
+);
+}
+setLoading(state, delta) {
+state.inFlight += delta;
+const env = this.context.env;
+if (state.inFlight > 0) {
+if (state.busyTimer === null && !this.element.classList.contains("sc-loading")) {
+state.busyTimer = env.setTimeout(() => {
+state.busyTimer = null;
+if (state.inFlight > 0) this.showBusy(true);
+}, BUSY_DELAY);
+}
+return;
+}
+if (state.busyTimer !== null) {
+env.clearTimeout(state.busyTimer);
+state.busyTimer = null;
+}
+this.showBusy(false);
+}
+showBusy(busy) {
+if (this.element.classList.contains("sc-loading") === busy) return;
+this.element.classList.toggle("sc-loading", busy);
+if (busy) this.element.setAttribute("aria-busy", "true");
+else this.element.removeAttribute("aria-busy");
+}
 }
 
 // ---- statecast/internal/longest-increasing.js ----
 
-/**
- * Longest increasing subsequence, to move as few list rows as possible.
- *
- * After a list changes, the rows that keep their relative order can stay where they
- * are; only the others are moved. Moving a DOM node blurs it and restarts its CSS
- * transitions, so the fewer moves the better.
- * @module
- */
-
-/**
- * Positions (into `values`) of a longest strictly increasing subsequence, skipping
- * entries below zero (rows that are new).
- * @param {ReadonlyArray<number>} values
- * @returns {Set<number>}
- * @example
- * longestIncreasing([0, 4, 1, 2, -1, 3]) // Set {0, 2, 3, 5}
- */
 function longestIncreasing(values) {
-  /** @type {number[]} positions ending the best subsequence of each length */
-  const tails = [];
-  /** @type {number[]} */
-  const previous = new Array(values.length).fill(-1);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (value < 0) continue;
-    let low = 0;
-    let high = tails.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (values[tails[middle]] < value) low = middle + 1;
-      else high = middle;
-    }
-    if (low > 0) previous[i] = tails[low - 1];
-    tails[low] = i;
-  }
-  const result = new Set();
-  for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) result.add(i);
-  return result;
+const tails = [];
+const previous = new Array(values.length).fill(-1);
+for (let i = 0; i < values.length; i++) {
+const value = values[i];
+if (value < 0) continue;
+let low = 0;
+let high = tails.length;
+while (low < high) {
+const middle = (low + high) >> 1;
+if (values[tails[middle]] < value) low = middle + 1;
+else high = middle;
+}
+if (low > 0) previous[i] = tails[low - 1];
+tails[low] = i;
+}
+const result = new Set();
+for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) result.add(i);
+return result;
 }
 
 // ---- statecast/bindings/list-binding.js ----
 
-/**
- * `data-sc-each="path"` with a `<template>` child: one copy of the template per item.
- *
- * Rows are keyed (`data-sc-key="path"` relative to the item; by default the item's
- * `id`, else its position). On every change the list re-evaluates only rows whose item
- * changed (patches replace only the objects along a changed path, so an untouched item
- * is the very same object) or whose `$index` or `$root` reads changed. Rows that keep
- * their relative order are never moved, so untouched rows keep focus, selection and
- * what is typed in them. Inside a row, paths are relative to the item.
- *
- * @example
- * <ul data-sc-each="todos" data-sc-key="id">
- *   <template>
- *     <li data-sc-class="done: done"><span data-sc-text="title"></span></li>
- *   </template>
- * </ul>
- * @module
- */
-
-
-/**
- * @typedef {object} Row
- * @property {string} key
- * @property {unknown} item
- * @property {number} index
- * @property {any[]} nodes the row's top-level elements, in order
- * @property {Region} region
- * @property {number} position the row's position before this update (-1 when new)
- */
-
 const BINDING_ATTRIBUTES = ["data-sc-text", "data-sc-show", "data-sc-hide", "data-sc-model", "data-sc-each", "data-sc-key", "data-sc-location"];
 const PAIR_ATTRIBUTES = ["data-sc-attr", "data-sc-class"];
-
 class ListBinding {
-  /**
-   * @param {any} container
-   * @param {import("./statecast/expression.js").Expression} expression
-   * @param {any} template the `<template>` element
-   * @param {import("./statecast/bindings/scan.js").ViewContext} context
-   * @param {(element: any, region: Region, context: import("./statecast/bindings/scan.js").ViewContext) => void} scan
-   */
-  constructor(container, expression, template, context, scan) {
-    this.container = container;
-    this.expression = expression;
-    this.template = template;
-    this.context = context;
-    this.scan = scan;
-    const key = container.getAttribute("data-sc-key");
-    this.keyExpression = key ? parseExpression(key) : null;
-    /** @type {Row[]} */
-    this.rows = [];
-    /** @type {Map<string, Row>} the current rows by key */
-    this.byKey = new Map();
-    /** @type {unknown} the topic's state at the last update, read by every row's scope */
-    this.root = undefined;
-    const own = dependenciesOf([expression]);
-    this.dependencies = own.dependencies;
-    this.usesIndex = own.usesIndex;
-    this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
-  }
-
-  /**
-   * @param {import("./statecast/expression.js").Scope} scope
-   * @param {string[]} changed
-   */
-  update(scope, changed) {
-    const value = evaluate(this.expression, scope);
-    const items = Array.isArray(value) ? value : [];
-    const old = this.rows;
-    const root = scope.root;
-    this.root = root;
-    const rootTouched = this.rootDependencies.some((watched) => changed.some((pointer) => touches(watched, pointer)));
-
-    // Most patches change a few rows: rows whose item is the very same object at both
-    // ends of the list are kept as they are, without allocating anything.
-    let start = 0;
-    while (start < old.length && start < items.length && old[start].item === items[start]) {
-      if (rootTouched) this.keep(old[start], start, rootTouched, changed);
-      start++;
-    }
-    let oldEnd = old.length - 1;
-    let newEnd = items.length - 1;
-    while (oldEnd >= start && newEnd >= start && old[oldEnd].item === items[newEnd] && this.keepsKey(old[oldEnd], newEnd, root)) {
-      this.keep(old[oldEnd], newEnd, rootTouched, changed);
-      oldEnd--;
-      newEnd--;
-    }
-    if (start > oldEnd && start > newEnd) return;
-
-    /** @type {Set<Row>} rows of the old middle, still to be matched */
-    const unmatched = new Set();
-    for (let position = start; position <= oldEnd; position++) {
-      old[position].position = position;
-      unmatched.add(old[position]);
-    }
-    /** @type {Set<string>} */
-    const seen = new Set();
-    /** @type {Row[]} */
-    const middle = [];
-    for (let index = start; index <= newEnd; index++) {
-      const item = items[index];
-      let key = this.keyOf(item, index, root);
-      let owner = this.byKey.get(key);
-      if (seen.has(key) || (owner !== undefined && !unmatched.has(owner))) {
-        key = `${key}#${index}`;
-        owner = this.byKey.get(key);
-      }
-      seen.add(key);
-      let row;
-      if (owner !== undefined && unmatched.has(owner)) {
-        row = owner;
-        unmatched.delete(row);
-        const stale = row.item !== item || (row.index !== index && row.region.usesIndex) || (rootTouched && row.region.rootDependencies.length > 0);
-        row.region.rescope(this.rowScope(item, index, key));
-        row.item = item;
-        row.index = index;
-        if (stale) row.region.updateAll(changed);
-      } else {
-        row = this.createRow(this.rowScope(item, index, key), key);
-        this.byKey.set(key, row);
-      }
-      middle.push(row);
-    }
-    for (const row of unmatched) {
-      for (const node of row.nodes) node.parentNode?.removeChild(node);
-      row.region.dispose();
-      if (this.byKey.get(row.key) === row) this.byKey.delete(row.key);
-    }
-    const suffix = old.slice(oldEnd + 1);
-    const after = suffix.find((row) => row.nodes.length > 0);
-    const before = lastWithNodes(old.slice(0, start));
-    this.place(middle, after ? after.nodes[0] : undefined, before);
-    this.rows = old.slice(0, start).concat(middle, suffix);
-    this.reselect();
-  }
-
-  /**
-   * A `<select>` whose options are this list loses its value when the options change
-   * (or had none when its value was first set): let its model binding set it again.
-   */
-  reselect() {
-    const container = this.container;
-    const select = container.localName === "select" ? container : container.localName === "optgroup" ? container.parentNode : null;
-    if (!select) return;
-    const state = elementState(select);
-    if (!state.editing) state.model?.refresh();
-  }
-
-  /**
-   * A row's scope. Its `root` reads the list's latest root, so rows whose item did not
-   * change need no update when the rest of the state does.
-   * @param {unknown} value
-   * @param {number} index
-   * @param {string} key
-   * @returns {import("./statecast/expression.js").Scope & { key: string, index: number }}
-   */
-  rowScope(value, index, key) {
-    const list = this;
-    return {
-      value,
-      index,
-      key,
-      get root() {
-        return list.root;
-      },
-    };
-  }
-
-  /**
-   * Brings a row whose item did not change up to date with its position and `$root`.
-   * @param {Row} row
-   * @param {number} index
-   * @param {boolean} rootTouched
-   * @param {string[]} changed
-   */
-  keep(row, index, rootTouched, changed) {
-    const scope = row.region.scope;
-    const moved = row.index !== index;
-    if (moved) {
-      row.index = index;
-      scope.index = index;
-    }
-    if ((moved && row.region.usesIndex) || (rootTouched && row.region.rootDependencies.length > 0)) row.region.updateAll(changed);
-  }
-
-  /**
-   * Whether a row keeps its key at a new index (its item being the same object).
-   * @param {Row} row
-   * @param {number} index
-   * @param {unknown} root
-   */
-  keepsKey(row, index, root) {
-    if (row.index === index) return true;
-    const item = row.item;
-    if (this.keyExpression) {
-      if (this.keyExpression.base === "scope") return true;
-    } else if (item !== null && typeof item === "object" && !Array.isArray(item)) {
-      const id = /** @type {Record<string, unknown>} */ (item).id;
-      if (typeof id === "string" || typeof id === "number") return true;
-    }
-    return this.keyOf(item, index, root) === row.key;
-  }
-
-  /**
-   * @param {unknown} item
-   * @param {number} index
-   * @param {unknown} root
-   * @returns {string}
-   */
-  keyOf(item, index, root) {
-    if (this.keyExpression) return displayText(evaluate(this.keyExpression, { value: item, root, index }));
-    if (item !== null && typeof item === "object" && !Array.isArray(item)) {
-      const id = /** @type {Record<string, unknown>} */ (item).id;
-      if (typeof id === "string" || typeof id === "number") return String(id);
-    }
-    return String(index);
-  }
-
-  /**
-   * @param {import("./statecast/expression.js").Scope & { key: string, index: number }} scope
-   * @param {string} key
-   * @returns {Row}
-   */
-  createRow(scope, key) {
-    const fragment = this.template.content.cloneNode(true);
-    const nodes = Array.from(/** @type {ArrayLike<any>} */ (fragment.children));
-    const region = new Region(scope);
-    for (const node of nodes) this.scan(node, region, this.context);
-    region.updateAll([""]);
-    return { key, item: scope.value, index: scope.index, nodes, region, position: -1 };
-  }
-
-  /**
-   * Puts the changed middle of the list in order, moving only rows outside the longest
-   * run that kept its relative order, and inserting new ones.
-   * @param {Row[]} rows the middle rows, in their new order
-   * @param {any} [end] the first node after the middle (the first kept row at the end)
-   * @param {Row} [before] the last kept row at the start
-   */
-  place(rows, end, before) {
-    const container = this.container;
-    if (end === undefined) {
-      /** @type {Row | null} the row that was last before this update, if it stays */
-      let lastKept = null;
-      for (const row of rows) {
-        if (row.position >= 0 && row.nodes.length > 0 && (lastKept === null || row.position > lastKept.position)) lastKept = row;
-      }
-      const anchor = lastKept ?? before;
-      end = anchor ? anchor.nodes[anchor.nodes.length - 1].nextSibling : this.template.nextSibling;
-    }
-    const stable = longestIncreasing(rows.map((row) => row.position));
-    let next = end;
-    for (let i = rows.length - 1; i >= 0; i--) {
-      const row = rows[i];
-      if (row.nodes.length === 0) continue;
-      if (!stable.has(i)) for (const node of row.nodes) container.insertBefore(node, next);
-      next = row.nodes[0];
-    }
-  }
-
-  dispose() {
-    for (const row of this.rows) row.region.dispose();
-    this.rows = [];
-    this.byKey.clear();
-  }
+constructor(container, expression, template, context, scan) {
+this.container = container;
+this.expression = expression;
+this.template = template;
+this.context = context;
+this.scan = scan;
+const key = container.getAttribute("data-sc-key");
+this.keyExpression = key ? parseExpression(key) : null;
+this.rows = [];
+this.byKey = new Map();
+this.root = undefined;
+const own = dependenciesOf([expression]);
+this.dependencies = own.dependencies;
+this.usesIndex = own.usesIndex;
+this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
 }
-
-/**
- * The `$root` pointers read anywhere in a row template (nested lists included), so the
- * list knows which changes outside the items concern its rows.
- * @param {any} content a template's DocumentFragment
- * @returns {string[]}
- */
+update(scope, changed) {
+const value = evaluate(this.expression, scope);
+const items = Array.isArray(value) ? value : [];
+const old = this.rows;
+const root = scope.root;
+this.root = root;
+const rootTouched = this.rootDependencies.some((watched) => changed.some((pointer) => touches(watched, pointer)));
+let start = 0;
+while (start < old.length && start < items.length && old[start].item === items[start]) {
+if (rootTouched) this.keep(old[start], start, rootTouched, changed);
+start++;
+}
+let oldEnd = old.length - 1;
+let newEnd = items.length - 1;
+while (oldEnd >= start && newEnd >= start && old[oldEnd].item === items[newEnd] && this.keepsKey(old[oldEnd], newEnd, root)) {
+this.keep(old[oldEnd], newEnd, rootTouched, changed);
+oldEnd--;
+newEnd--;
+}
+if (start > oldEnd && start > newEnd) return;
+const unmatched = new Set();
+for (let position = start; position <= oldEnd; position++) {
+old[position].position = position;
+unmatched.add(old[position]);
+}
+const seen = new Set();
+const middle = [];
+for (let index = start; index <= newEnd; index++) {
+const item = items[index];
+let key = this.keyOf(item, index, root);
+let owner = this.byKey.get(key);
+if (seen.has(key) || (owner !== undefined && !unmatched.has(owner))) {
+key = `${key}#${index}`;
+owner = this.byKey.get(key);
+}
+seen.add(key);
+let row;
+if (owner !== undefined && unmatched.has(owner)) {
+row = owner;
+unmatched.delete(row);
+const stale = row.item !== item || (row.index !== index && row.region.usesIndex) || (rootTouched && row.region.rootDependencies.length > 0);
+row.region.rescope(this.rowScope(item, index, key));
+row.item = item;
+row.index = index;
+if (stale) row.region.updateAll(changed);
+} else {
+row = this.createRow(this.rowScope(item, index, key), key);
+this.byKey.set(key, row);
+}
+middle.push(row);
+}
+for (const row of unmatched) {
+for (const node of row.nodes) node.parentNode?.removeChild(node);
+row.region.dispose();
+if (this.byKey.get(row.key) === row) this.byKey.delete(row.key);
+}
+const suffix = old.slice(oldEnd + 1);
+const after = suffix.find((row) => row.nodes.length > 0);
+const before = lastWithNodes(old.slice(0, start));
+this.place(middle, after ? after.nodes[0] : undefined, before);
+this.rows = old.slice(0, start).concat(middle, suffix);
+this.reselect();
+}
+reselect() {
+const container = this.container;
+const select = container.localName === "select" ? container : container.localName === "optgroup" ? container.parentNode : null;
+if (!select) return;
+const state = elementState(select);
+if (!state.editing) state.model?.refresh();
+}
+rowScope(value, index, key) {
+const list = this;
+return {
+value,
+index,
+key,
+get root() {
+return list.root;
+},
+};
+}
+keep(row, index, rootTouched, changed) {
+const scope = row.region.scope;
+const moved = row.index !== index;
+if (moved) {
+row.index = index;
+scope.index = index;
+}
+if ((moved && row.region.usesIndex) || (rootTouched && row.region.rootDependencies.length > 0)) row.region.updateAll(changed);
+}
+keepsKey(row, index, root) {
+if (row.index === index) return true;
+const item = row.item;
+if (this.keyExpression) {
+if (this.keyExpression.base === "scope") return true;
+} else if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+const id = (item).id;
+if (typeof id === "string" || typeof id === "number") return true;
+}
+return this.keyOf(item, index, root) === row.key;
+}
+keyOf(item, index, root) {
+if (this.keyExpression) return displayText(evaluate(this.keyExpression, { value: item, root, index }));
+if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+const id = (item).id;
+if (typeof id === "string" || typeof id === "number") return String(id);
+}
+return String(index);
+}
+createRow(scope, key) {
+const fragment = this.template.content.cloneNode(true);
+const nodes = Array.from( (fragment.children));
+const region = new Region(scope);
+for (const node of nodes) this.scan(node, region, this.context);
+region.updateAll([""]);
+return { key, item: scope.value, index: scope.index, nodes, region, position: -1 };
+}
+place(rows, end, before) {
+const container = this.container;
+if (end === undefined) {
+let lastKept = null;
+for (const row of rows) {
+if (row.position >= 0 && row.nodes.length > 0 && (lastKept === null || row.position > lastKept.position)) lastKept = row;
+}
+const anchor = lastKept ?? before;
+end = anchor ? anchor.nodes[anchor.nodes.length - 1].nextSibling : this.template.nextSibling;
+}
+const stable = longestIncreasing(rows.map((row) => row.position));
+let next = end;
+for (let i = rows.length - 1; i >= 0; i--) {
+const row = rows[i];
+if (row.nodes.length === 0) continue;
+if (!stable.has(i)) for (const node of row.nodes) container.insertBefore(node, next);
+next = row.nodes[0];
+}
+}
+dispose() {
+for (const row of this.rows) row.region.dispose();
+this.rows = [];
+this.byKey.clear();
+}
+}
 function templateRootDependencies(content) {
-  /** @type {string[]} */
-  const found = [];
-  /** @param {any} element */
-  const visit = (element) => {
-    for (const name of BINDING_ATTRIBUTES) {
-      const source = element.getAttribute(name);
-      if (source === null) continue;
-      try {
-        const expression = parseExpression(source);
-        if (expression.base === "root") found.push(expression.dependency);
-      } catch {
-        // Reported when the row is bound.
-      }
-    }
-    for (const name of PAIR_ATTRIBUTES) {
-      const source = element.getAttribute(name);
-      if (source === null) continue;
-      for (const part of source.split(";")) {
-        const colon = part.indexOf(":");
-        if (colon <= 0) continue;
-        try {
-          const expression = parseExpression(part.slice(colon + 1));
-          if (expression.base === "root") found.push(expression.dependency);
-        } catch {
-          // Reported when the row is bound.
-        }
-      }
-    }
-    const render = element.getAttribute("data-sc-render");
-    if (render !== null && render.includes(":")) {
-      try {
-        const expression = parseExpression(render.slice(render.indexOf(":") + 1));
-        if (expression.base === "root") found.push(expression.dependency);
-      } catch {
-        // Reported when the row is bound.
-      }
-    }
-    if (element.content) Array.from(/** @type {ArrayLike<any>} */ (element.content.children)).forEach(visit);
-    Array.from(/** @type {ArrayLike<any>} */ (element.children)).forEach(visit);
-  };
-  Array.from(/** @type {ArrayLike<any>} */ (content.children)).forEach(visit);
-  return found;
+const found = [];
+const visit = (element) => {
+for (const name of BINDING_ATTRIBUTES) {
+const source = element.getAttribute(name);
+if (source === null) continue;
+try {
+const expression = parseExpression(source);
+if (expression.base === "root") found.push(expression.dependency);
+} catch {
 }
-
-/**
- * The last row that has elements on the page (the one new rows go after).
- * @param {Row[]} rows
- * @returns {Row | undefined}
- */
+}
+for (const name of PAIR_ATTRIBUTES) {
+const source = element.getAttribute(name);
+if (source === null) continue;
+for (const part of source.split(";")) {
+const colon = part.indexOf(":");
+if (colon <= 0) continue;
+try {
+const expression = parseExpression(part.slice(colon + 1));
+if (expression.base === "root") found.push(expression.dependency);
+} catch {
+}
+}
+}
+const render = element.getAttribute("data-sc-render");
+if (render !== null && render.includes(":")) {
+try {
+const expression = parseExpression(render.slice(render.indexOf(":") + 1));
+if (expression.base === "root") found.push(expression.dependency);
+} catch {
+}
+}
+if (element.content) Array.from( (element.content.children)).forEach(visit);
+Array.from( (element.children)).forEach(visit);
+};
+Array.from( (content.children)).forEach(visit);
+return found;
+}
 function lastWithNodes(rows) {
-  for (let i = rows.length - 1; i >= 0; i--) if (rows[i].nodes.length > 0) return rows[i];
-  return undefined;
+for (let i = rows.length - 1; i >= 0; i--) if (rows[i].nodes.length > 0) return rows[i];
+return undefined;
 }
 
 // ---- statecast/bindings/location-binding.js ----
 
-/**
- * `data-sc-location="path"`: the address bar follows a path in the state.
- *
- * Navigation decided on the server (a rule matched a deep link, a link was opened)
- * becomes a URL the user can share: when the value changes it is pushed onto the
- * history (the first value replaces the current entry). Only same-origin paths
- * (starting with a single `/`) are accepted. Pair it with
- * `data-sc-on-popstate='{"open":{"path":"$location.pathname"}}'` so Back and Forward
- * reach the server too.
- *
- * @example
- * <main data-sc-topic="music" data-sc-location="url" data-sc-on-popstate='{"open":{"path":"$location.pathname"}}'>
- * @module
- */
-
-
-/** @typedef {import("./statecast/bindings/binding.js").Binding} Binding */
-
-/** @implements {Binding} */
 class LocationBinding {
-  /**
-   * @param {import("./statecast/expression.js").Expression} expression
-   * @param {import("./statecast/bindings/scan.js").ViewContext} context
-   */
-  constructor(expression, context) {
-    this.expression = expression;
-    this.context = context;
-    this.initialised = false;
-    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
-    this.dependencies = dependencies;
-    this.rootDependencies = rootDependencies;
-    this.usesIndex = usesIndex;
-  }
-
-  /** @param {import("./statecast/expression.js").Scope} scope */
-  update(scope) {
-    const value = evaluate(this.expression, scope);
-    const window = this.context.env.window;
-    if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || !window?.history) return;
-    const location = window.location;
-    const current = location.pathname + location.search + location.hash;
-    if (value !== current) {
-      if (this.initialised) window.history.pushState(null, "", value);
-      else window.history.replaceState(null, "", value);
-    }
-    this.initialised = true;
-  }
+constructor(expression, context) {
+this.expression = expression;
+this.context = context;
+this.initialised = false;
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+}
+update(scope) {
+const value = evaluate(this.expression, scope);
+const window = this.context.env.window;
+if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || !window?.history) return;
+const location = window.location;
+const current = location.pathname + location.search + location.hash;
+if (value !== current) {
+if (this.initialised) window.history.pushState(null, "", value);
+else window.history.replaceState(null, "", value);
+}
+this.initialised = true;
+}
 }
 
 // ---- statecast/bindings/render-binding.js ----
 
-/**
- * `data-sc-render="name"` or `data-sc-render="name: path"`: a page's own function
- * renders one element.
- *
- * For what attributes cannot express (a chart, a canvas, a third-party widget), a page
- * registers a renderer with `statecast.renderer(name, fn)`; it is called with the
- * element and the value at `path` (the whole scope value without a path) whenever a
- * patch touched that path, and once when registered late.
- *
- * @example
- * <canvas data-sc-render="sparkline: history"></canvas>
- * statecast.renderer("sparkline", (canvas, history, { changed }) => draw(canvas, history));
- * @module
- */
-
-
-/** @typedef {import("./statecast/bindings/binding.js").Binding} Binding */
-
-/**
- * @callback Renderer
- * @param {any} element
- * @param {unknown} value the value at the binding's path
- * @param {{ topic: import("./statecast/topic.js").Topic, state: unknown, scope: import("./statecast/expression.js").Scope, changed: string[] }} context
- * @returns {void}
- */
-
-/** @implements {Binding} */
 class RenderBinding {
-  /**
-   * @param {any} element
-   * @param {string} source `name` or `name: path`
-   * @param {import("./statecast/bindings/scan.js").ViewContext} context
-   * @param {import("./statecast/bindings/region.js").Region} region
-   */
-  constructor(element, source, context, region) {
-    const colon = source.indexOf(":");
-    this.name = (colon < 0 ? source : source.slice(0, colon)).trim();
-    if (this.name === "") throw new Error(`data-sc-render="${source}" names no renderer`);
-    this.element = element;
-    this.expression = parseExpression(colon < 0 ? "." : source.slice(colon + 1));
-    this.context = context;
-    /** @type {import("./statecast/expression.js").Scope | null} */
-    this.scope = null;
-    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([this.expression]);
-    this.dependencies = dependencies;
-    this.rootDependencies = rootDependencies;
-    this.usesIndex = usesIndex;
-    context.renderBindings.add(this);
-    region.onDispose(() => context.renderBindings.delete(this));
-  }
-
-  /**
-   * @param {import("./statecast/expression.js").Scope} scope
-   * @param {string[]} changed
-   */
-  update(scope, changed) {
-    this.scope = scope;
-    const renderer = this.context.renderers.get(this.name);
-    if (!renderer) return;
-    try {
-      renderer(this.element, evaluate(this.expression, scope), { topic: this.context.topic, state: scope.root, scope, changed });
-    } catch (error) {
-      console.error(`statecast: renderer "${this.name}" threw`, error);
-    }
-  }
-
-  /** Renders again with the last scope (a renderer was registered after the state came). */
-  refresh() {
-    if (this.scope && this.scope.root !== undefined) this.update(this.scope, [""]);
-  }
+constructor(element, source, context, region) {
+const colon = source.indexOf(":");
+this.name = (colon < 0 ? source : source.slice(0, colon)).trim();
+if (this.name === "") throw new Error(`data-sc-render="${source}" names no renderer`);
+this.element = element;
+this.expression = parseExpression(colon < 0 ? "." : source.slice(colon + 1));
+this.context = context;
+this.scope = null;
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf([this.expression]);
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+context.renderBindings.add(this);
+region.onDispose(() => context.renderBindings.delete(this));
+}
+update(scope, changed) {
+this.scope = scope;
+const renderer = this.context.renderers.get(this.name);
+if (!renderer) return;
+try {
+renderer(this.element, evaluate(this.expression, scope), { topic: this.context.topic, state: scope.root, scope, changed });
+} catch (error) {
+console.error(`statecast: renderer "${this.name}" threw`, error);
+}
+}
+refresh() {
+if (this.scope && this.scope.root !== undefined) this.update(this.scope, [""]);
+}
 }
 
 // ---- statecast/bindings/text-binding.js ----
 
-/**
- * `data-sc-text="path"`: the element's text is the value at `path`.
- *
- * Always set through `textContent`, never as HTML, so state can never inject markup.
- * Missing values show as nothing; numbers and booleans are printed; objects as JSON.
- *
- * @example
- * <span data-sc-text="count"></span>
- * @module
- */
-
-
-/** @typedef {import("./statecast/bindings/binding.js").Binding} Binding */
-
-/** @implements {Binding} */
 class TextBinding {
-  /**
-   * @param {any} element
-   * @param {import("./statecast/expression.js").Expression} expression
-   */
-  constructor(element, expression) {
-    this.element = element;
-    this.expression = expression;
-    /** @type {string | undefined} */
-    this.shown = undefined;
-    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
-    this.dependencies = dependencies;
-    this.rootDependencies = rootDependencies;
-    this.usesIndex = usesIndex;
-  }
-
-  /** @param {import("./statecast/expression.js").Scope} scope */
-  update(scope) {
-    const text = displayText(evaluate(this.expression, scope));
-    if (text === this.shown) return;
-    this.shown = text;
-    this.element.textContent = text;
-  }
+constructor(element, expression) {
+this.element = element;
+this.expression = expression;
+this.shown = undefined;
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+}
+update(scope) {
+const text = displayText(evaluate(this.expression, scope));
+if (text === this.shown) return;
+this.shown = text;
+this.element.textContent = text;
+}
 }
 
 // ---- statecast/bindings/visibility-binding.js ----
 
-/**
- * `data-sc-show="expression"` and `data-sc-hide="expression"`: the element is shown
- * (or hidden) while the expression is truthy, through the `hidden` property.
- *
- * @example
- * <p data-sc-show="phase.loading">Loading…</p>
- * <p data-sc-hide="todos.length">Nothing to do.</p>
- * @module
- */
-
-
-/** @typedef {import("./statecast/bindings/binding.js").Binding} Binding */
-
-/** @implements {Binding} */
 class VisibilityBinding {
-  /**
-   * @param {any} element
-   * @param {import("./statecast/expression.js").Expression} expression
-   * @param {boolean} showWhenTrue `true` for data-sc-show, `false` for data-sc-hide
-   */
-  constructor(element, expression, showWhenTrue) {
-    this.element = element;
-    this.expression = expression;
-    this.showWhenTrue = showWhenTrue;
-    const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
-    this.dependencies = dependencies;
-    this.rootDependencies = rootDependencies;
-    this.usesIndex = usesIndex;
-  }
-
-  /** @param {import("./statecast/expression.js").Scope} scope */
-  update(scope) {
-    const hidden = truthy(evaluate(this.expression, scope)) !== this.showWhenTrue;
-    if (this.element.hidden !== hidden) this.element.hidden = hidden;
-  }
+constructor(element, expression, showWhenTrue) {
+this.element = element;
+this.expression = expression;
+this.showWhenTrue = showWhenTrue;
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf([expression]);
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+}
+update(scope) {
+const hidden = truthy(evaluate(this.expression, scope)) !== this.showWhenTrue;
+if (this.element.hidden !== hidden) this.element.hidden = hidden;
+}
 }
 
 // ---- statecast/bindings/scan.js ----
 
-/**
- * Reads the `data-sc-*` attributes of an element tree and creates its bindings.
- *
- * Each element's model binding comes first (so its edit tracking sees input events
- * before the element's actions do), then value bindings, then event bindings. A list
- * container's children belong to the list; a nested `data-sc-topic` element belongs
- * to its own view. A binding that cannot be parsed is reported on the console with its
- * element and skipped; the rest of the page still works.
- * @module
- */
-
-
-/**
- * What the page's host provides to bindings (the browser, or a test's stand-ins).
- * @typedef {object} Environment
- * @property {any} document
- * @property {any} window location, history and window-level events
- * @property {(fn: () => void, ms: number) => any} setTimeout
- * @property {(id: any) => void} clearTimeout
- * @property {(element: any, type: string, detail: object) => void} dispatch fires a bubbling DOM event
- */
-
-/**
- * @typedef {object} ViewContext
- * @property {import("./statecast/topic.js").Topic} topic
- * @property {Environment} env
- * @property {Map<string, import("./statecast/bindings/render-binding.js").Renderer>} renderers
- * @property {Set<RenderBinding>} renderBindings
- * @property {(element: any) => void} nestedTopic starts the view of a nested topic root
- */
-
-/** Attributes the scanner reads; others with the prefix are reported as typos. */
 const KNOWN = new Set([
-  "data-sc-topic",
-  "data-sc-params",
-  "data-sc-text",
-  "data-sc-attr",
-  "data-sc-class",
-  "data-sc-show",
-  "data-sc-hide",
-  "data-sc-each",
-  "data-sc-key",
-  "data-sc-model",
-  "data-sc-render",
-  "data-sc-location",
-  "data-sc-debounce",
-  "data-sc-reset",
-  "data-sc-cloak",
-  "data-sc-error",
+"data-sc-topic",
+"data-sc-params",
+"data-sc-text",
+"data-sc-attr",
+"data-sc-class",
+"data-sc-show",
+"data-sc-hide",
+"data-sc-each",
+"data-sc-key",
+"data-sc-model",
+"data-sc-render",
+"data-sc-location",
+"data-sc-debounce",
+"data-sc-reset",
+"data-sc-cloak",
+"data-sc-error",
 ]);
-
-/** @type {Set<string>} */
 const reportedUnknown = new Set();
-
-/**
- * Binds `element` and its descendants into `region`.
- * @param {any} element
- * @param {import("./statecast/bindings/region.js").Region} region
- * @param {ViewContext} context
- * @param {boolean} [isViewRoot] the element is the view's own `data-sc-topic` root
- */
 function scanElement(element, region, context, isViewRoot = false) {
-  if (!isViewRoot && element.hasAttribute("data-sc-topic")) {
-    context.nestedTopic(element);
-    return;
-  }
-  let ownsChildren = false;
-  const attributes = Array.from(/** @type {ArrayLike<{ name: string, value: string }>} */ (element.attributes)).filter((attribute) =>
-    attribute.name.startsWith("data-sc-"),
-  );
-  if (attributes.length > 0) {
-    const model = attributes.find((attribute) => attribute.name === "data-sc-model");
-    if (model) attempt(element, model, () => region.add(new ModelBinding(element, parseExpression(model.value), region)));
-    for (const attribute of attributes) {
-      const { name, value } = attribute;
-      switch (name) {
-        case "data-sc-text":
-          attempt(element, attribute, () => region.add(new TextBinding(element, parseExpression(value))));
-          break;
-        case "data-sc-attr":
-          attempt(element, attribute, () => region.add(new AttributeBinding(element, value)));
-          break;
-        case "data-sc-class":
-          attempt(element, attribute, () => region.add(new ClassBinding(element, value)));
-          break;
-        case "data-sc-show":
-        case "data-sc-hide":
-          attempt(element, attribute, () => region.add(new VisibilityBinding(element, parseExpression(value), name === "data-sc-show")));
-          break;
-        case "data-sc-render":
-          attempt(element, attribute, () => region.add(new RenderBinding(element, value, context, region)));
-          break;
-        case "data-sc-location":
-          attempt(element, attribute, () => region.add(new LocationBinding(parseExpression(value), context)));
-          break;
-        case "data-sc-each":
-          ownsChildren = true;
-          attempt(element, attribute, () => {
-            const template = Array.from(/** @type {ArrayLike<any>} */ (element.children)).find((child) => child.localName === "template");
-            if (!template) throw new Error("a data-sc-each element needs a <template> child");
-            region.add(new ListBinding(element, parseExpression(value), template, context, scanElement));
-          });
-          break;
-        default:
-          if (name.startsWith("data-sc-on-")) {
-            attempt(element, attribute, () => {
-              const [eventName, keyFilter = null] = name.slice("data-sc-on-".length).split(".");
-              if (!eventName) throw new Error("no event name");
-              new EventBinding(element, eventName, keyFilter?.toLowerCase() ?? null, parseActionTemplate(value), region, context);
-            });
-          } else if (!KNOWN.has(name) && !reportedUnknown.has(name)) {
-            reportedUnknown.add(name);
-            console.warn(`statecast: unknown attribute ${name} (see docs/RUNTIME.md)`);
-          }
-      }
-    }
-  }
-  if (ownsChildren) return;
-  for (const child of Array.from(/** @type {ArrayLike<any>} */ (element.children))) {
-    if (child.localName !== "template") scanElement(child, region, context);
-  }
+if (!isViewRoot && element.hasAttribute("data-sc-topic")) {
+context.nestedTopic(element);
+return;
 }
-
-/**
- * Runs one binding's setup, reporting a failure with the element instead of throwing.
- * @param {any} element
- * @param {{ name: string, value: string }} attribute
- * @param {() => void} setup
- */
+let ownsChildren = false;
+const attributes = Array.from( (element.attributes)).filter((attribute) =>
+attribute.name.startsWith("data-sc-"),
+);
+if (attributes.length > 0) {
+const model = attributes.find((attribute) => attribute.name === "data-sc-model");
+if (model) attempt(element, model, () => region.add(new ModelBinding(element, parseExpression(model.value), region)));
+for (const attribute of attributes) {
+const { name, value } = attribute;
+switch (name) {
+case "data-sc-text":
+attempt(element, attribute, () => region.add(new TextBinding(element, parseExpression(value))));
+break;
+case "data-sc-attr":
+attempt(element, attribute, () => region.add(new AttributeBinding(element, value)));
+break;
+case "data-sc-class":
+attempt(element, attribute, () => region.add(new ClassBinding(element, value)));
+break;
+case "data-sc-show":
+case "data-sc-hide":
+attempt(element, attribute, () => region.add(new VisibilityBinding(element, parseExpression(value), name === "data-sc-show")));
+break;
+case "data-sc-render":
+attempt(element, attribute, () => region.add(new RenderBinding(element, value, context, region)));
+break;
+case "data-sc-location":
+attempt(element, attribute, () => region.add(new LocationBinding(parseExpression(value), context)));
+break;
+case "data-sc-each":
+ownsChildren = true;
+attempt(element, attribute, () => {
+const template = Array.from( (element.children)).find((child) => child.localName === "template");
+if (!template) throw new Error("a data-sc-each element needs a <template> child");
+region.add(new ListBinding(element, parseExpression(value), template, context, scanElement));
+});
+break;
+default:
+if (name.startsWith("data-sc-on-")) {
+attempt(element, attribute, () => {
+const [eventName, keyFilter = null] = name.slice("data-sc-on-".length).split(".");
+if (!eventName) throw new Error("no event name");
+new EventBinding(element, eventName, keyFilter?.toLowerCase() ?? null, parseActionTemplate(value), region, context);
+});
+} else if (!KNOWN.has(name) && !reportedUnknown.has(name)) {
+reportedUnknown.add(name);
+console.warn(`statecast: unknown attribute ${name} (see docs/RUNTIME.md)`);
+}
+}
+}
+}
+if (ownsChildren) return;
+for (const child of Array.from( (element.children))) {
+if (child.localName !== "template") scanElement(child, region, context);
+}
+}
 function attempt(element, attribute, setup) {
-  try {
-    setup();
-  } catch (error) {
-    console.error(`statecast: ${attribute.name}="${attribute.value}": ${/** @type {Error} */ (error).message}`, element);
-  }
+try {
+setup();
+} catch (error) {
+console.error(`statecast: ${attribute.name}="${attribute.value}": ${ (error).message}`, element);
+}
 }
 
 // ---- statecast/bindings/topic-view.js ----
 
-/**
- * The bindings under one `data-sc-topic` element, kept in step with its topic.
- *
- * The view joins the topic (with `data-sc-params`, whose placeholders may read the
- * page's location), binds the element's subtree, and on every change re-evaluates
- * only the bindings whose pointers the change touched. The root element's classes
- * tell its life: `sc-joining` until the first state, then `sc-ready`; `sc-failed` or
- * `sc-closed` when the topic ends.
- *
- * @example
- * <section data-sc-topic="music" data-sc-params='{"path":"$location.pathname","query":"$location.search"}'>
- * @module
- */
-
-
 class TopicView {
-  /**
-   * @param {any} root the element with `data-sc-topic`
-   * @param {import("./statecast/client.js").Client} client
-   * @param {Omit<import("./statecast/bindings/scan.js").ViewContext, "topic">} shared
-   */
-  constructor(root, client, shared) {
-    this.root = root;
-    const name = root.getAttribute("data-sc-topic");
-    const params = readParams(root, shared.env);
-    /** @type {import("./statecast/topic.js").Topic} */
-    this.topic = client.join(name, params);
-    /** @type {import("./statecast/bindings/scan.js").ViewContext} */
-    this.context = { ...shared, topic: this.topic };
-    this.region = new Region({ value: undefined, root: undefined });
-    /** @type {PointerIndex<import("./statecast/bindings/binding.js").Binding>} */
-    this.index = new PointerIndex();
-    this.hasState = false;
-    setClass(root, "sc-joining", true);
-    scanElement(root, this.region, this.context, true);
-    for (const binding of this.region.bindings) {
-      for (const pointer of binding.dependencies) this.index.add(pointer, binding);
-      for (const pointer of binding.rootDependencies) this.index.add(pointer, binding);
-    }
-    this.stopStatus = this.topic.on("status", ({ status }) => this.statusChanged(status));
-    this.statusChanged(this.topic.status);
-    this.unsubscribe = this.topic.subscribe((state, changed) => this.render(state, changed));
-  }
-
-  /**
-   * @param {unknown} state
-   * @param {string[]} changed
-   */
-  render(state, changed) {
-    const scope = { value: state, root: state };
-    this.region.rescope(scope);
-    if (!this.hasState) {
-      this.hasState = true;
-      setClass(this.root, "sc-joining", false);
-      setClass(this.root, "sc-ready", true);
-    }
-    const targets = changed.includes("") ? this.region.bindings : this.index.collect(changed);
-    for (const binding of targets) safeUpdate(binding, scope, changed);
-  }
-
-  /** @param {string} status */
-  statusChanged(status) {
-    setClass(this.root, "sc-failed", status === "failed");
-    setClass(this.root, "sc-closed", status === "closed");
-    if (status === "failed" || status === "closed") setClass(this.root, "sc-joining", false);
-  }
-
-  /** Unbinds the subtree and releases the topic. */
-  stop() {
-    this.unsubscribe();
-    this.stopStatus();
-    this.region.dispose();
-    this.topic.leave();
-  }
+constructor(root, client, shared) {
+this.root = root;
+const name = root.getAttribute("data-sc-topic");
+const params = readParams(root, shared.env);
+this.topic = client.join(name, params);
+this.context = { ...shared, topic: this.topic };
+this.region = new Region({ value: undefined, root: undefined });
+this.index = new PointerIndex();
+this.hasState = false;
+setClass(root, "sc-joining", true);
+scanElement(root, this.region, this.context, true);
+for (const binding of this.region.bindings) {
+for (const pointer of binding.dependencies) this.index.add(pointer, binding);
+for (const pointer of binding.rootDependencies) this.index.add(pointer, binding);
 }
-
-/**
- * @param {any} root
- * @param {import("./statecast/bindings/scan.js").Environment} env
- * @returns {Record<string, unknown> | undefined}
- */
+this.stopStatus = this.topic.on("status", ({ status }) => this.statusChanged(status));
+this.statusChanged(this.topic.status);
+this.unsubscribe = this.topic.subscribe((state, changed) => this.render(state, changed));
+}
+render(state, changed) {
+const scope = { value: state, root: state };
+this.region.rescope(scope);
+if (!this.hasState) {
+this.hasState = true;
+setClass(this.root, "sc-joining", false);
+setClass(this.root, "sc-ready", true);
+}
+const targets = changed.includes("") ? this.region.bindings : this.index.collect(changed);
+for (const binding of targets) safeUpdate(binding, scope, changed);
+}
+statusChanged(status) {
+setClass(this.root, "sc-failed", status === "failed");
+setClass(this.root, "sc-closed", status === "closed");
+if (status === "failed" || status === "closed") setClass(this.root, "sc-joining", false);
+}
+stop() {
+this.unsubscribe();
+this.stopStatus();
+this.region.dispose();
+this.topic.leave();
+}
+}
 function readParams(root, env) {
-  const source = root.getAttribute("data-sc-params");
-  if (source === null || source.trim() === "") return undefined;
-  try {
-    const template = JSON.parse(source);
-    const params = fillTemplate(template, { location: env.window?.location });
-    if (params === null || typeof params !== "object" || Array.isArray(params)) throw new Error("params must be a JSON object");
-    return /** @type {Record<string, unknown>} */ (params);
-  } catch (error) {
-    console.error(`statecast: data-sc-params="${source}": ${/** @type {Error} */ (error).message}`, root);
-    return undefined;
-  }
+const source = root.getAttribute("data-sc-params");
+if (source === null || source.trim() === "") return undefined;
+try {
+const template = JSON.parse(source);
+const params = fillTemplate(template, { location: env.window?.location });
+if (params === null || typeof params !== "object" || Array.isArray(params)) throw new Error("params must be a JSON object");
+return (params);
+} catch (error) {
+console.error(`statecast: data-sc-params="${source}": ${ (error).message}`, root);
+return undefined;
 }
-
-/**
- * @param {any} element
- * @param {string} name
- * @param {boolean} on
- */
+}
 function setClass(element, name, on) {
-  if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
+if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
 }
 
 // ---- statecast/bindings/binder.js ----
 
-/**
- * Connects plain HTML to topics: finds every `data-sc-topic` element under a root and
- * keeps a view of it, and holds the page's custom renderers.
- *
- * `statecast.js` binds the whole document when it loads; pages that add topic
- * elements later call `statecast.bind(element)` themselves.
- *
- * @example
- * const unbind = statecast.bind(document.querySelector("#late-widget"));
- * statecast.renderer("chart", (element, points) => draw(element, points));
- * @module
- */
-
-
 class Binder {
-  /**
-   * @param {import("./statecast/client.js").Client} client
-   * @param {import("./statecast/bindings/scan.js").Environment} env
-   */
-  constructor(client, env) {
-    this.client = client;
-    this.env = env;
-    /** @type {Map<string, import("./statecast/bindings/render-binding.js").Renderer>} */
-    this.renderers = new Map();
-    /** @type {Set<import("./statecast/bindings/render-binding.js").RenderBinding>} */
-    this.renderBindings = new Set();
-  }
-
-  /**
-   * Binds every topic root at or under `root` (nested roots get their own views).
-   * @param {any} root an element or a document
-   * @returns {() => void} unbinds them all and leaves their topics
-   */
-  bind(root) {
-    /** @type {TopicView[]} */
-    const views = [];
-    /** @param {any} element */
-    const start = (element) => {
-      try {
-        views.push(
-          new TopicView(element, this.client, {
-            env: this.env,
-            renderers: this.renderers,
-            renderBindings: this.renderBindings,
-            nestedTopic: start,
-          }),
-        );
-      } catch (error) {
-        console.error("statecast: cannot bind", element, error);
-      }
-    };
-    /** @param {any} element */
-    const find = (element) => {
-      if (element.hasAttribute?.("data-sc-topic")) {
-        start(element);
-        return;
-      }
-      for (const child of Array.from(/** @type {ArrayLike<any>} */ (element.children ?? []))) find(child);
-    };
-    find(root.documentElement ?? root);
-    return () => {
-      for (const view of views.splice(0)) view.stop();
-    };
-  }
-
-  /**
-   * Registers (or replaces) a renderer for `data-sc-render="name"` elements and renders
-   * the ones already bound.
-   * @param {string} name
-   * @param {import("./statecast/bindings/render-binding.js").Renderer} renderer
-   */
-  renderer(name, renderer) {
-    this.renderers.set(name, renderer);
-    for (const binding of [...this.renderBindings]) if (binding.name === name) binding.refresh();
-  }
+constructor(client, env) {
+this.client = client;
+this.env = env;
+this.renderers = new Map();
+this.renderBindings = new Set();
+}
+bind(root) {
+const views = [];
+const start = (element) => {
+try {
+views.push(
+new TopicView(element, this.client, {
+env: this.env,
+renderers: this.renderers,
+renderBindings: this.renderBindings,
+nestedTopic: start,
+}),
+);
+} catch (error) {
+console.error("statecast: cannot bind", element, error);
+}
+};
+const find = (element) => {
+if (element.hasAttribute?.("data-sc-topic")) {
+start(element);
+return;
+}
+for (const child of Array.from( (element.children ?? []))) find(child);
+};
+find(root.documentElement ?? root);
+return () => {
+for (const view of views.splice(0)) view.stop();
+};
+}
+renderer(name, renderer) {
+this.renderers.set(name, renderer);
+for (const binding of [...this.renderBindings]) if (binding.name === name) binding.refresh();
+}
 }
 
 // ---- statecast/backoff.js ----
 
-/**
- * Reconnect delays: exponential back-off with jitter, and a short random wait when the
- * server announced a restart.
- *
- * When a server restarts, every tab loses its socket at the same moment; random
- * "equal jitter" spreads their reconnects so they do not arrive as one wave, and the
- * cap keeps a tab from waiting long once the server is back.
- *
- * @example
- * backoffDelay(0) // between 125 and 250 ms
- * backoffDelay(6) // between 2.5 and 5 s (the cap)
- * restartDelay()  // between 100 ms and 1 s
- * @module
- */
-
-/**
- * @param {number} attempt failed attempts so far, from 0
- * @param {{ base?: number, cap?: number, random?: () => number }} [options]
- *   `base` first delay in ms (250), `cap` largest delay in ms (5000), `random` in [0, 1)
- * @returns {number} milliseconds to wait before the next attempt
- */
 function backoffDelay(attempt, options = {}) {
-  const base = options.base ?? 250;
-  const cap = options.cap ?? 5000;
-  const random = options.random ?? Math.random;
-  const ceiling = Math.min(cap, base * 2 ** Math.min(attempt, 30));
-  return ceiling / 2 + random() * (ceiling / 2);
+const base = options.base ?? 250;
+const cap = options.cap ?? 5000;
+const random = options.random ?? Math.random;
+const ceiling = Math.min(cap, base * 2 ** Math.min(attempt, 30));
+return ceiling / 2 + random() * (ceiling / 2);
 }
-
-/**
- * The wait before reconnecting to a server that closed the socket with 1012 (it is
- * restarting or draining, and the session survives it). The socket was healthy, so
- * there is no reason to back off; the random spread keeps the tabs of a whole server
- * from coming back at the same instant, and 100 ms gives the old process time to stop
- * accepting sockets.
- * @param {() => number} [random] in [0, 1)
- * @returns {number} milliseconds, between 100 and 1000
- */
 function restartDelay(random = Math.random) {
-  return 100 + random() * 900;
+return 100 + random() * 900;
 }
 
 // ---- statecast/error.js ----
 
-/**
- * The error every failed request rejects with.
- *
- * Server errors keep the protocol's stable `code` (`bad_action`, `forbidden`,
- * `rate_limited`, ...), so pages can branch on it. The runtime adds its own codes for
- * failures that happen on the client side:
- *
- * - `connection_lost`: the socket dropped after the request was sent and before its
- *   reply. The server may or may not have applied it; the runtime does not re-send it.
- * - `not_joined`: the topic was left, closed by the server, or failed to join.
- * - `stopped`: the client was stopped.
- *
- * @example
- * try { await counter.send({ increment: {} }); }
- * catch (error) { if (error.code === "rate_limited") showSlowDown(); }
- * @module
- */
-
 class StatecastError extends Error {
-  /**
-   * @param {string} code
-   * @param {string} message
-   * @param {{ topic?: string, action?: unknown }} [context]
-   */
-  constructor(code, message, context = {}) {
-    super(message);
-    this.name = "StatecastError";
-    /** @type {string} */
-    this.code = code;
-    /** @type {string | undefined} */
-    this.topic = context.topic;
-    /** @type {unknown} */
-    this.action = context.action;
-  }
-
-  /**
-   * Builds the error for a server `reply` whose status is `"error"`.
-   * @param {any} reply
-   * @param {{ topic?: string, action?: unknown }} [context]
-   */
-  static fromReply(reply, context) {
-    const error = reply && typeof reply.error === "object" && reply.error !== null ? reply.error : {};
-    const code = typeof error.code === "string" ? error.code : "error";
-    const message = typeof error.message === "string" ? error.message : `the server answered ${code}`;
-    return new StatecastError(code, message, context);
-  }
+constructor(code, message, context = {}) {
+super(message);
+this.name = "StatecastError";
+this.code = code;
+this.topic = context.topic;
+this.action = context.action;
+}
+static fromReply(reply, context) {
+const error = reply && typeof reply.error === "object" && reply.error !== null ? reply.error : {};
+const code = typeof error.code === "string" ? error.code : "error";
+const message = typeof error.message === "string" ? error.message : `the server answered ${code}`;
+return new StatecastError(code, message, context);
+}
 }
 
 // ---- statecast/connection.js ----
 
-/**
- * One WebSocket to the server, kept alive across drops.
- *
- * The connection owns the socket's life: it opens `/ws` with the `statecast.v1`
- * subprotocol, reports the socket open as soon as it can carry messages (before the
- * server's hello: the protocol lets a client send its first requests at once, and the
- * server answers them in order after its hello), matches each reply to its request by `ref`, reconnects after a drop with
- * jittered exponential back-off (or within a second when the server closed the socket
- * because it is restarting), and hands every other message to its owner (the
- * client), which decides what they mean. It never re-sends anything: when the socket
- * drops, every request still waiting for its reply is rejected with `connection_lost`.
- *
- * @example
- * const connection = new Connection({ url: "ws://127.0.0.1:8080/ws", onHello, onMessage, onStatus });
- * connection.start();
- * const reply = await connection.request({ op: "join", topic: "counter" });
- * @module
- */
-
-
-/** The subprotocol of this wire protocol version. */
 const SUBPROTOCOL = "statecast.v1";
-
-/** The close code of a server that is restarting or draining; the session survives it. */
 const RESTARTING = 1012;
-
-/**
- * How a socket ended, as the connection reports it with the `closed` status.
- * @typedef {object} CloseDetail
- * @property {number} [code] the close code (1006 when the socket could not be opened)
- * @property {string} [reason]
- * @property {number} [delay] ms until the next attempt
- * @property {boolean} [restarting] the server closed a greeted socket with 1012 and the
- *   next attempt comes within a second, not after the back-off
- */
-
-/**
- * @typedef {object} TraceEntry
- * @property {"in" | "out"} direction
- * @property {any} message
- * @property {number} bytes the message's size in UTF-8
- */
-
-/**
- * A WebSocket as the connection uses it: the browser's, or a test's stand-in.
- * @typedef {object} SocketLike
- * @property {(text: string) => void} send
- * @property {(code?: number, reason?: string) => void} close
- * @property {((event: unknown) => void) | null} onopen
- * @property {((event: { data: unknown }) => void) | null} onmessage
- * @property {((event: { code?: number, reason?: string }) => void) | null} onclose
- * @property {((event: unknown) => void) | null} onerror
- */
-
-/**
- * @typedef {object} ConnectionOptions
- * @property {string} url
- * @property {(hello: any) => void} onHello the server's first message on each new socket
- * @property {(message: any) => void} onMessage every message except hello and replies to requests
- * @property {(status: "connecting" | "open" | "closed", detail?: CloseDetail) => void} onStatus
- *   `connecting` when a socket is being opened; `open` when it can carry requests (its
- *   `open` event, always before the server's hello is handed to `onHello`); `closed`
- *   when it ended
- * @property {(entry: TraceEntry) => void} [onTrace]
- * @property {new (url: string, protocols: string) => SocketLike} [WebSocket] the WebSocket constructor (defaults to the global one)
- * @property {{ base?: number, cap?: number }} [backoff]
- * @property {() => number} [random]
- * @property {number} [handshakeTimeout] ms from opening a socket to the server's hello (8000)
- * @property {EarlySocket} [early] a socket the page opened before the runtime loaded: the
- *   first socket, if it has not closed meanwhile
- * @property {(fn: () => void, ms: number) => any} [setTimeout]
- * @property {(id: any) => void} [clearTimeout]
- */
-
-/**
- * A socket the page opened itself while its styles and the runtime were still loading
- * (the snippet in docs/RUNTIME.md, "Live sooner"), with what happened to it so far:
- * the handshake then overlaps the page's loading instead of following it.
- * @typedef {object} EarlySocket
- * @property {SocketLike} socket
- * @property {string[]} messages what the server sent before the runtime took the socket over
- * @property {boolean} opened whether its open event fired
- * @property {boolean} closed whether its close event fired (the runtime then opens its own)
- */
-
 class Connection {
-  /** @type {ConnectionOptions} */
-  #options;
-  /** @type {((entry: TraceEntry) => void) | undefined} */
-  #onTrace;
-  /** @type {new (url: string, protocols: string) => SocketLike} */
-  #WebSocket;
-  /** @type {(fn: () => void, ms: number) => any} */
-  #setTimeout;
-  /** @type {(id: any) => void} */
-  #clearTimeout;
-  /** @type {SocketLike | null} */
-  #socket = null;
-  /** Whether the current socket is open (it may carry requests, even before the hello). */
-  #opened = false;
-  /** Whether the current socket has delivered the server's hello. */
-  #greeted = false;
-  #running = false;
-  /** Attempts since the last greeted socket; drives the back-off. */
-  #failures = 0;
-  #nextRef = 1;
-  /** @type {Map<number, { resolve: (reply: any) => void, reject: (error: Error) => void }>} */
-  #pending = new Map();
-  /** @type {any} */
-  #retryTimer = null;
-  /** @type {any} */
-  #handshakeTimer = null;
-
-  /** @type {EarlySocket | undefined} */
-  #early;
-
-  /** @param {ConnectionOptions} options */
-  constructor(options) {
-    this.#options = options;
-    this.#early = options.early;
-    this.#onTrace = options.onTrace;
-    // The browser's WebSocket is a SocketLike: the handlers the connection sets read
-    // fewer fields of their events than the browser passes.
-    this.#WebSocket = options.WebSocket ?? /** @type {new (url: string, protocols: string) => SocketLike} */ (/** @type {unknown} */ (globalThis.WebSocket));
-    this.#setTimeout = options.setTimeout ?? ((fn, ms) => globalThis.setTimeout(fn, ms));
-    this.#clearTimeout = options.clearTimeout ?? ((id) => globalThis.clearTimeout(id));
-  }
-
-  /** Opens the first socket. */
-  start() {
-    if (this.#running) return;
-    this.#running = true;
-    this.#open();
-  }
-
-  /** Closes the socket for good and rejects what is pending. */
-  stop() {
-    this.#running = false;
-    this.#cancelTimers();
-    const socket = this.#socket;
-    this.#socket = null;
-    this.#opened = false;
-    this.#greeted = false;
-    this.#rejectPending("stopped", "the client was stopped before the server answered");
-    if (socket) {
-      try {
-        socket.close(1000, "client stopped");
-      } catch {
-        // Already closing.
-      }
-    }
-  }
-
-  /** Skips the remaining back-off wait (the browser came back online, the tab became visible). */
-  retryNow() {
-    if (!this.#running || this.#socket) return;
-    this.#cancelTimers();
-    this.#open();
-  }
-
-  /** Whether a socket is open and greeted by the server. */
-  get isOpen() {
-    return this.#socket !== null && this.#greeted;
-  }
-
-  /**
-   * Whether requests can be sent now: the socket is open, greeted or not. Requests sent
-   * before the server's hello are answered after it, in order.
-   */
-  get canSend() {
-    return this.#socket !== null && this.#opened;
-  }
-
-  /**
-   * Reports every message from now on to `listener`, or to no one when it is
-   * `undefined`. Off by default: measuring and handing over each message costs time
-   * that only the debug panel needs.
-   * @param {((entry: TraceEntry) => void) | undefined} listener
-   */
-  traceWith(listener) {
-    this.#onTrace = listener;
-  }
-
-  /**
-   * Sends a request with a fresh `ref` and resolves with the server's reply (whatever
-   * its status). Rejects with `connection_lost` if the socket is not open (see
-   * `canSend`) or drops first.
-   * @param {Record<string, unknown>} message without `ref`
-   * @returns {Promise<any>}
-   */
-  request(message) {
-    const socket = this.#socket;
-    if (socket === null || !this.#opened) {
-      return Promise.reject(new StatecastError("connection_lost", "not connected to the server; nothing was sent"));
-    }
-    const ref = this.#nextRef++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(ref, { resolve, reject });
-      this.#transmit(socket, { op: message.op, ref, ...message });
-    });
-  }
-
-  /**
-   * Closes the current socket as if it had dropped (used after a protocol violation).
-   * @param {string} reason
-   */
-  drop(reason) {
-    const socket = this.#socket;
-    if (!socket) return;
-    this.#closed(socket, { code: 4001, reason });
-    try {
-      socket.close(4001, reason);
-    } catch {
-      // Already closing.
-    }
-  }
-
-  /**
-   * @param {SocketLike} socket
-   * @param {Record<string, unknown>} message
-   */
-  #transmit(socket, message) {
-    const text = JSON.stringify(message);
-    this.#onTrace?.({ direction: "out", message, bytes: byteLength(text) });
-    socket.send(text);
-  }
-
-  #open() {
-    this.#options.onStatus("connecting");
-    const early = this.#early;
-    this.#early = undefined;
-    /** @type {SocketLike} */
-    let socket;
-    try {
-      socket = early && !early.closed ? early.socket : new this.#WebSocket(this.#options.url, SUBPROTOCOL);
-    } catch (error) {
-      console.error("statecast: cannot open a WebSocket", error);
-      this.#socket = null;
-      this.#scheduleRetry({ code: 1006, reason: String(error) });
-      return;
-    }
-    this.#socket = socket;
-    this.#opened = false;
-    this.#greeted = false;
-    this.#handshakeTimer = this.#setTimeout(() => {
-      if (this.#socket === socket && !this.#greeted) this.drop("no hello from the server in time");
-    }, this.#options.handshakeTimeout ?? 8000);
-    socket.onopen = () => {
-      if (this.#socket === socket) this.#becameOpen();
-    };
-    socket.onmessage = (event) => {
-      if (this.#socket === socket) this.#received(event.data);
-    };
-    socket.onclose = (event) => {
-      this.#closed(socket, { code: event?.code, reason: event?.reason });
-    };
-    socket.onerror = () => {
-      // A close event always follows; reconnecting happens there.
-    };
-    if (early && !early.closed && early.socket === socket) {
-      // Catch up with what the early socket did before the runtime had it: opened (the
-      // first flight goes out now), then the server's hello and anything after it.
-      if (early.opened) this.#becameOpen();
-      for (const data of early.messages) {
-        if (this.#socket !== socket) break;
-        this.#received(data);
-      }
-    }
-  }
-
-  /** @param {unknown} data */
-  #received(data) {
-    if (typeof data !== "string") {
-      console.warn("statecast: ignoring a non-text message");
-      return;
-    }
-    let message;
-    try {
-      message = JSON.parse(data);
-    } catch {
-      console.warn("statecast: ignoring a message that is not JSON", data.slice(0, 200));
-      return;
-    }
-    if (message === null || typeof message !== "object" || Array.isArray(message)) return;
-    this.#onTrace?.({ direction: "in", message, bytes: byteLength(data) });
-    if (!this.#greeted) {
-      if (message.op !== "hello") {
-        console.warn("statecast: the server's first message was not hello", message.op);
-        return;
-      }
-      // A socket without open events (some stand-ins) is open once it speaks.
-      if (!this.#opened) this.#becameOpen();
-      if (this.#socket === null) return;
-      this.#greeted = true;
-      this.#failures = 0;
-      if (this.#handshakeTimer !== null) {
-        this.#clearTimeout(this.#handshakeTimer);
-        this.#handshakeTimer = null;
-      }
-      this.#options.onHello(message);
-      return;
-    }
-    if (message.op === "reply" && typeof message.ref === "number") {
-      const waiter = this.#pending.get(message.ref);
-      if (waiter) {
-        this.#pending.delete(message.ref);
-        waiter.resolve(message);
-        return;
-      }
-    }
-    this.#options.onMessage(message);
-  }
-
-  #becameOpen() {
-    this.#opened = true;
-    this.#options.onStatus("open");
-  }
-
-  /**
-   * @param {SocketLike} socket
-   * @param {{ code?: number, reason?: string }} detail
-   */
-  #closed(socket, detail) {
-    if (this.#socket !== socket) return;
-    this.#socket = null;
-    this.#opened = false;
-    this.#greeted = false;
-    if (this.#handshakeTimer !== null) {
-      this.#clearTimeout(this.#handshakeTimer);
-      this.#handshakeTimer = null;
-    }
-    this.#rejectPending(
-      "connection_lost",
-      "the connection dropped before the server answered; the request may or may not have been applied and was not re-sent",
-    );
-    if (this.#running) this.#scheduleRetry(detail);
-  }
-
-  /** @param {{ code?: number, reason?: string }} detail */
-  #scheduleRetry(detail) {
-    // 1012: the server is restarting or draining and keeps the session, so a greeted
-    // socket comes back within a second. Only right after a greeting: a server that
-    // closes every new socket with 1012 gets the normal back-off.
-    const restarting = detail.code === RESTARTING && this.#failures === 0;
-    const delay = restarting
-      ? restartDelay(this.#options.random)
-      : backoffDelay(this.#failures, { ...this.#options.backoff, random: this.#options.random });
-    this.#failures++;
-    this.#options.onStatus("closed", restarting ? { ...detail, delay, restarting } : { ...detail, delay });
-    this.#retryTimer = this.#setTimeout(() => {
-      this.#retryTimer = null;
-      if (this.#running && !this.#socket) this.#open();
-    }, delay);
-  }
-
-  /**
-   * @param {string} code
-   * @param {string} message
-   */
-  #rejectPending(code, message) {
-    const waiters = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const waiter of waiters) waiter.reject(new StatecastError(code, message));
-  }
-
-  #cancelTimers() {
-    if (this.#retryTimer !== null) this.#clearTimeout(this.#retryTimer);
-    if (this.#handshakeTimer !== null) this.#clearTimeout(this.#handshakeTimer);
-    this.#retryTimer = null;
-    this.#handshakeTimer = null;
-  }
+#options;
+#onTrace;
+#WebSocket;
+#setTimeout;
+#clearTimeout;
+#socket = null;
+#opened = false;
+#greeted = false;
+#running = false;
+#failures = 0;
+#nextRef = 1;
+#pending = new Map();
+#retryTimer = null;
+#handshakeTimer = null;
+#early;
+constructor(options) {
+this.#options = options;
+this.#early = options.early;
+this.#onTrace = options.onTrace;
+this.#WebSocket = options.WebSocket ?? ( (globalThis.WebSocket));
+this.#setTimeout = options.setTimeout ?? ((fn, ms) => globalThis.setTimeout(fn, ms));
+this.#clearTimeout = options.clearTimeout ?? ((id) => globalThis.clearTimeout(id));
 }
-
-/**
- * UTF-8 size of a string, for the debug log.
- * @param {string} text
- */
+start() {
+if (this.#running) return;
+this.#running = true;
+this.#open();
+}
+stop() {
+this.#running = false;
+this.#cancelTimers();
+const socket = this.#socket;
+this.#socket = null;
+this.#opened = false;
+this.#greeted = false;
+this.#rejectPending("stopped", "the client was stopped before the server answered");
+if (socket) {
+try {
+socket.close(1000, "client stopped");
+} catch {
+}
+}
+}
+retryNow() {
+if (!this.#running || this.#socket) return;
+this.#cancelTimers();
+this.#open();
+}
+get isOpen() {
+return this.#socket !== null && this.#greeted;
+}
+get canSend() {
+return this.#socket !== null && this.#opened;
+}
+traceWith(listener) {
+this.#onTrace = listener;
+}
+request(message) {
+const socket = this.#socket;
+if (socket === null || !this.#opened) {
+return Promise.reject(new StatecastError("connection_lost", "not connected to the server; nothing was sent"));
+}
+const ref = this.#nextRef++;
+return new Promise((resolve, reject) => {
+this.#pending.set(ref, { resolve, reject });
+this.#transmit(socket, { op: message.op, ref, ...message });
+});
+}
+drop(reason) {
+const socket = this.#socket;
+if (!socket) return;
+this.#closed(socket, { code: 4001, reason });
+try {
+socket.close(4001, reason);
+} catch {
+}
+}
+#transmit(socket, message) {
+const text = JSON.stringify(message);
+this.#onTrace?.({ direction: "out", message, bytes: byteLength(text) });
+socket.send(text);
+}
+#open() {
+this.#options.onStatus("connecting");
+const early = this.#early;
+this.#early = undefined;
+let socket;
+try {
+socket = early && !early.closed ? early.socket : new this.#WebSocket(this.#options.url, SUBPROTOCOL);
+} catch (error) {
+console.error("statecast: cannot open a WebSocket", error);
+this.#socket = null;
+this.#scheduleRetry({ code: 1006, reason: String(error) });
+return;
+}
+this.#socket = socket;
+this.#opened = false;
+this.#greeted = false;
+this.#handshakeTimer = this.#setTimeout(() => {
+if (this.#socket === socket && !this.#greeted) this.drop("no hello from the server in time");
+}, this.#options.handshakeTimeout ?? 8000);
+socket.onopen = () => {
+if (this.#socket === socket) this.#becameOpen();
+};
+socket.onmessage = (event) => {
+if (this.#socket === socket) this.#received(event.data);
+};
+socket.onclose = (event) => {
+this.#closed(socket, { code: event?.code, reason: event?.reason });
+};
+socket.onerror = () => {
+};
+if (early && !early.closed && early.socket === socket) {
+if (early.opened) this.#becameOpen();
+for (const data of early.messages) {
+if (this.#socket !== socket) break;
+this.#received(data);
+}
+}
+}
+#received(data) {
+if (typeof data !== "string") {
+console.warn("statecast: ignoring a non-text message");
+return;
+}
+let message;
+try {
+message = JSON.parse(data);
+} catch {
+console.warn("statecast: ignoring a message that is not JSON", data.slice(0, 200));
+return;
+}
+if (message === null || typeof message !== "object" || Array.isArray(message)) return;
+this.#onTrace?.({ direction: "in", message, bytes: byteLength(data) });
+if (!this.#greeted) {
+if (message.op !== "hello") {
+console.warn("statecast: the server's first message was not hello", message.op);
+return;
+}
+if (!this.#opened) this.#becameOpen();
+if (this.#socket === null) return;
+this.#greeted = true;
+this.#failures = 0;
+if (this.#handshakeTimer !== null) {
+this.#clearTimeout(this.#handshakeTimer);
+this.#handshakeTimer = null;
+}
+this.#options.onHello(message);
+return;
+}
+if (message.op === "reply" && typeof message.ref === "number") {
+const waiter = this.#pending.get(message.ref);
+if (waiter) {
+this.#pending.delete(message.ref);
+waiter.resolve(message);
+return;
+}
+}
+this.#options.onMessage(message);
+}
+#becameOpen() {
+this.#opened = true;
+this.#options.onStatus("open");
+}
+#closed(socket, detail) {
+if (this.#socket !== socket) return;
+this.#socket = null;
+this.#opened = false;
+this.#greeted = false;
+if (this.#handshakeTimer !== null) {
+this.#clearTimeout(this.#handshakeTimer);
+this.#handshakeTimer = null;
+}
+this.#rejectPending(
+"connection_lost",
+"the connection dropped before the server answered; the request may or may not have been applied and was not re-sent",
+);
+if (this.#running) this.#scheduleRetry(detail);
+}
+#scheduleRetry(detail) {
+const restarting = detail.code === RESTARTING && this.#failures === 0;
+const delay = restarting
+? restartDelay(this.#options.random)
+: backoffDelay(this.#failures, { ...this.#options.backoff, random: this.#options.random });
+this.#failures++;
+this.#options.onStatus("closed", restarting ? { ...detail, delay, restarting } : { ...detail, delay });
+this.#retryTimer = this.#setTimeout(() => {
+this.#retryTimer = null;
+if (this.#running && !this.#socket) this.#open();
+}, delay);
+}
+#rejectPending(code, message) {
+const waiters = [...this.#pending.values()];
+this.#pending.clear();
+for (const waiter of waiters) waiter.reject(new StatecastError(code, message));
+}
+#cancelTimers() {
+if (this.#retryTimer !== null) this.#clearTimeout(this.#retryTimer);
+if (this.#handshakeTimer !== null) this.#clearTimeout(this.#handshakeTimer);
+this.#retryTimer = null;
+this.#handshakeTimer = null;
+}
+}
 function byteLength(text) {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
+let bytes = text.length;
+for (let i = 0; i < text.length; i++) {
+const code = text.charCodeAt(i);
+if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+}
+return bytes;
 }
 
 // ---- statecast/emitter.js ----
 
-/**
- * A minimal typed event emitter shared by the client and its topics.
- *
- * The runtime runs in browsers and in Node's test runner; a dozen lines of its own
- * avoid depending on `CustomEvent` and give listeners a plain `detail` object and an
- * unsubscribe function. A throwing listener is reported and never stops the others.
- *
- * @example
- * const off = statecast.on("connectionstatechange", ({ state }) => console.log(state));
- * off();
- * @module
- */
-
 class Emitter {
-  /** @type {Map<string, Set<(detail: any) => void>>} */
-  #listeners = new Map();
-
-  /**
-   * Adds a listener; returns a function that removes it.
-   * @param {string} type
-   * @param {(detail: any) => void} listener
-   * @returns {() => void}
-   */
-  on(type, listener) {
-    let set = this.#listeners.get(type);
-    if (!set) {
-      set = new Set();
-      this.#listeners.set(type, set);
-    }
-    const listeners = set;
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
-  }
-
-  /**
-   * Whether anyone listens to `type` (lets callers skip building costly details).
-   * @param {string} type
-   */
-  hasListeners(type) {
-    const set = this.#listeners.get(type);
-    return set !== undefined && set.size > 0;
-  }
-
-  /**
-   * Calls every listener of `type` with `detail`.
-   * @param {string} type
-   * @param {unknown} detail
-   */
-  emit(type, detail) {
-    const set = this.#listeners.get(type);
-    if (!set) return;
-    for (const listener of [...set]) {
-      try {
-        listener(detail);
-      } catch (error) {
-        console.error(`statecast: a "${type}" listener threw`, error);
-      }
-    }
-  }
+#listeners = new Map();
+on(type, listener) {
+let set = this.#listeners.get(type);
+if (!set) {
+set = new Set();
+this.#listeners.set(type, set);
+}
+const listeners = set;
+listeners.add(listener);
+return () => {
+listeners.delete(listener);
+};
+}
+hasListeners(type) {
+const set = this.#listeners.get(type);
+return set !== undefined && set.size > 0;
+}
+emit(type, detail) {
+const set = this.#listeners.get(type);
+if (!set) return;
+for (const listener of [...set]) {
+try {
+listener(detail);
+} catch (error) {
+console.error(`statecast: a "${type}" listener threw`, error);
+}
+}
+}
 }
 
 // ---- statecast/patch.js ----
 
-/**
- * JSON Patch (RFC 6902) applied without mutating the input.
- *
- * The server sends every change of a topic's view as a patch; the runtime applies it to
- * its mirror of the state. Application is copy-on-write: containers along the changed
- * paths are copied once per patch and everything else is shared with the previous
- * state. That makes a failed patch harmless (the previous state was never touched, so
- * application is atomic) and lets renderers detect unchanged rows with `===`.
- *
- * @example
- * const { document, changed } = applyPatch({ count: 1 }, [{ op: "replace", path: "/count", value: 2 }]);
- * // document: { count: 2 }, changed: ["/count"]
- * @module
- */
-
-
-/** Thrown when a patch cannot be applied; the input document is unchanged. */
 class PatchError extends Error {
-  /**
-   * @param {string} message
-   * @param {number} index position of the failing operation in the patch
-   * @param {unknown} operation the failing operation
-   */
-  constructor(message, index, operation) {
-    super(`operation ${index}: ${message}`);
-    this.name = "PatchError";
-    this.index = index;
-    this.operation = operation;
-  }
+constructor(message, index, operation) {
+super(`operation ${index}: ${message}`);
+this.name = "PatchError";
+this.index = index;
+this.operation = operation;
 }
-
-/**
- * @typedef {object} PatchResult
- * @property {unknown} document the new document (shares unchanged parts with the input)
- * @property {string[]} changed pointers of the values that changed, one or two per
- *   operation. An insertion into or removal from an array shifts its later elements,
- *   so for those the array's own pointer is reported; `test` reports nothing.
- */
-
-/**
- * Applies an RFC 6902 patch. The input is never modified.
- * @param {unknown} document
- * @param {ReadonlyArray<unknown>} operations
- * @returns {PatchResult}
- * @throws {PatchError} when any operation fails (the input stays as it was)
- */
+}
 function applyPatch(document, operations) {
-  if (!Array.isArray(operations)) throw new PatchError("a patch must be an array", -1, operations);
-  const draft = new Draft(document);
-  /** @type {string[]} */
-  const changed = [];
-  for (let i = 0; i < operations.length; i++) {
-    const operation = operations[i];
-    try {
-      draft.apply(operation, changed);
-    } catch (error) {
-      if (error instanceof PatchError) throw error;
-      if (error instanceof PointerError || error instanceof OperationError) {
-        throw new PatchError(error.message, i, operation);
-      }
-      throw error;
-    }
-  }
-  return { document: draft.root, changed };
+if (!Array.isArray(operations)) throw new PatchError("a patch must be an array", -1, operations);
+const draft = new Draft(document);
+const changed = [];
+for (let i = 0; i < operations.length; i++) {
+const operation = operations[i];
+try {
+draft.apply(operation, changed);
+} catch (error) {
+if (error instanceof PatchError) throw error;
+if (error instanceof PointerError || error instanceof OperationError) {
+throw new PatchError(error.message, i, operation);
 }
-
-/**
- * Deep equality in the JSON sense: objects compare by members regardless of key order,
- * arrays element by element, numbers by value (`1` equals `1.0`).
- * @param {unknown} a
- * @param {unknown} b
- * @returns {boolean}
- */
+throw error;
+}
+}
+return { document: draft.root, changed };
+}
 function deepEqual(a, b) {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-  const aIsArray = Array.isArray(a);
-  if (aIsArray !== Array.isArray(b)) return false;
-  if (aIsArray) {
-    const left = /** @type {unknown[]} */ (a);
-    const right = /** @type {unknown[]} */ (b);
-    if (left.length !== right.length) return false;
-    for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
-    return true;
-  }
-  const left = /** @type {Record<string, unknown>} */ (a);
-  const right = /** @type {Record<string, unknown>} */ (b);
-  const keys = Object.keys(left);
-  if (keys.length !== Object.keys(right).length) return false;
-  for (const key of keys) {
-    if (!hasMember(right, key) || !deepEqual(left[key], right[key])) return false;
-  }
-  return true;
+if (a === b) return true;
+if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+const aIsArray = Array.isArray(a);
+if (aIsArray !== Array.isArray(b)) return false;
+if (aIsArray) {
+const left = (a);
+const right = (b);
+if (left.length !== right.length) return false;
+for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
+return true;
 }
-
-/**
- * A structural copy of a JSON value (what `copy` inserts).
- * @param {unknown} value
- * @returns {unknown}
- */
+const left = (a);
+const right = (b);
+const keys = Object.keys(left);
+if (keys.length !== Object.keys(right).length) return false;
+for (const key of keys) {
+if (!hasMember(right, key) || !deepEqual(left[key], right[key])) return false;
+}
+return true;
+}
 function cloneJSON(value) {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(cloneJSON);
-  /** @type {Record<string, unknown>} */
-  const out = {};
-  for (const key of Object.keys(value)) setMember(out, key, cloneJSON(/** @type {any} */ (value)[key]));
-  return out;
+if (value === null || typeof value !== "object") return value;
+if (Array.isArray(value)) return value.map(cloneJSON);
+const out = {};
+for (const key of Object.keys(value)) setMember(out, key, cloneJSON( (value)[key]));
+return out;
 }
-
-/** An operation-level failure, turned into a PatchError with its index. */
 class OperationError extends Error {}
-
-/**
- * Sets an own data member, also for the key `__proto__` (which plain assignment would
- * treat as the prototype).
- * @param {Record<string, unknown>} object
- * @param {string} key
- * @param {unknown} value
- */
 function setMember(object, key, value) {
-  if (key === "__proto__") {
-    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    object[key] = value;
-  }
+if (key === "__proto__") {
+Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+} else {
+object[key] = value;
 }
-
-/**
- * The document being patched. Containers created during this patch are "owned" and
- * may be mutated in place; anything else is copied before its first change.
- */
+}
 class Draft {
-  /** @param {unknown} root */
-  constructor(root) {
-    this.root = root;
-    /** @type {WeakSet<object>} */
-    this.owned = new WeakSet();
-  }
-
-  /**
-   * @param {unknown} operation
-   * @param {string[]} changed
-   */
-  apply(operation, changed) {
-    if (operation === null || typeof operation !== "object" || Array.isArray(operation)) {
-      throw new OperationError("an operation must be an object");
-    }
-    const op = /** @type {Record<string, unknown>} */ (operation);
-    if (typeof op.path !== "string") throw new OperationError(`"path" must be a string`);
-    const path = parsePointer(op.path);
-    switch (op.op) {
-      case "add":
-        changed.push(this.add(path, requireValue(op), op.path));
-        return;
-      case "remove":
-        changed.push(this.remove(path, op.path).pointer);
-        return;
-      case "replace":
-        changed.push(this.replace(path, requireValue(op), op.path));
-        return;
-      case "move": {
-        const fromText = requireFrom(op);
-        const from = parsePointer(fromText);
-        if (from.length < path.length && from.every((token, i) => token === path[i])) {
-          throw new OperationError(`cannot move "${fromText}" into its own child "${op.path}"`);
-        }
-        if (from.length === path.length && from.every((token, i) => token === path[i])) {
-          this.read(from, fromText);
-          return;
-        }
-        const removed = this.remove(from, fromText);
-        changed.push(removed.pointer);
-        changed.push(this.add(path, removed.value, op.path));
-        return;
-      }
-      case "copy": {
-        const fromText = requireFrom(op);
-        const value = this.read(parsePointer(fromText), fromText);
-        changed.push(this.add(path, cloneJSON(value), op.path));
-        return;
-      }
-      case "test": {
-        const value = this.read(path, op.path);
-        if (!deepEqual(value, requireValue(op))) throw new OperationError(`test failed at "${op.path}"`);
-        return;
-      }
-      default:
-        throw new OperationError(`unknown op ${JSON.stringify(op.op)}`);
-    }
-  }
-
-  /**
-   * @param {string[]} path
-   * @param {string} text
-   * @returns {unknown}
-   */
-  read(path, text) {
-    let node = this.root;
-    for (const token of path) {
-      if (Array.isArray(node)) {
-        const index = arrayIndex(token);
-        if (index < 0 || index >= node.length) throw new OperationError(`no element at "${text}"`);
-        node = node[index];
-      } else if (node !== null && typeof node === "object") {
-        if (!hasMember(node, token)) throw new OperationError(`no member at "${text}"`);
-        node = /** @type {Record<string, unknown>} */ (node)[token];
-      } else {
-        throw new OperationError(`"${text}" goes through a scalar`);
-      }
-    }
-    return node;
-  }
-
-  /**
-   * Returns the (owned, mutable) container that holds the last token of `path`,
-   * copying every container on the way that this patch does not own yet.
-   * @param {string[]} path non-empty
-   * @param {string} text
-   * @returns {any}
-   */
-  parentFor(path, text) {
-    if (!this.isOwned(this.root)) this.root = this.own(this.root, text);
-    let node = /** @type {any} */ (this.root);
-    for (let i = 0; i < path.length - 1; i++) {
-      const token = path[i];
-      let key;
-      if (Array.isArray(node)) {
-        key = arrayIndex(token);
-        if (key < 0 || key >= node.length) throw new OperationError(`no element at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
-      } else {
-        if (!hasMember(node, token)) throw new OperationError(`no member at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
-        key = token;
-      }
-      let child = node[key];
-      if (!this.isOwned(child)) {
-        child = this.own(child, text);
-        if (typeof key === "number") node[key] = child;
-        else setMember(node, key, child);
-      }
-      node = child;
-    }
-    return node;
-  }
-
-  /** @param {unknown} value */
-  isOwned(value) {
-    return value !== null && typeof value === "object" && this.owned.has(value);
-  }
-
-  /**
-   * A shallow copy of a container that this patch may then mutate.
-   * @param {unknown} value
-   * @param {string} text
-   * @returns {object}
-   */
-  own(value, text) {
-    if (value === null || typeof value !== "object") throw new OperationError(`"${text}" goes through a scalar`);
-    const copy = Array.isArray(value) ? value.slice() : { ...value };
-    this.owned.add(copy);
-    return copy;
-  }
-
-  /**
-   * @param {string[]} path
-   * @param {unknown} value
-   * @param {string} text
-   * @returns {string} the changed pointer
-   */
-  add(path, value, text) {
-    if (path.length === 0) {
-      this.root = value;
-      return "";
-    }
-    const parent = this.parentFor(path, text);
-    const token = path[path.length - 1];
-    if (Array.isArray(parent)) {
-      const index = token === "-" ? parent.length : arrayIndex(token);
-      if (index < 0 || index > parent.length) throw new OperationError(`index out of range at "${text}"`);
-      if (index === parent.length) {
-        parent.push(value);
-        return formatPointer(path.slice(0, -1).concat(String(index)));
-      }
-      parent.splice(index, 0, value);
-      return formatPointer(path.slice(0, -1));
-    }
-    setMember(parent, token, value);
-    return text;
-  }
-
-  /**
-   * @param {string[]} path
-   * @param {string} text
-   * @returns {{ value: unknown, pointer: string }}
-   */
-  remove(path, text) {
-    if (path.length === 0) throw new OperationError("cannot remove the whole document");
-    const parent = this.parentFor(path, text);
-    const token = path[path.length - 1];
-    if (Array.isArray(parent)) {
-      const index = arrayIndex(token);
-      if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
-      const [value] = parent.splice(index, 1);
-      return { value, pointer: formatPointer(path.slice(0, -1)) };
-    }
-    if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
-    const value = parent[token];
-    delete parent[token];
-    return { value, pointer: text };
-  }
-
-  /**
-   * @param {string[]} path
-   * @param {unknown} value
-   * @param {string} text
-   * @returns {string}
-   */
-  replace(path, value, text) {
-    if (path.length === 0) {
-      this.root = value;
-      return "";
-    }
-    const parent = this.parentFor(path, text);
-    const token = path[path.length - 1];
-    if (Array.isArray(parent)) {
-      const index = arrayIndex(token);
-      if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
-      parent[index] = value;
-    } else {
-      if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
-      setMember(parent, token, value);
-    }
-    return text;
-  }
+constructor(root) {
+this.root = root;
+this.owned = new WeakSet();
 }
-
-/** @param {Record<string, unknown>} op */
+apply(operation, changed) {
+if (operation === null || typeof operation !== "object" || Array.isArray(operation)) {
+throw new OperationError("an operation must be an object");
+}
+const op = (operation);
+if (typeof op.path !== "string") throw new OperationError(`"path" must be a string`);
+const path = parsePointer(op.path);
+switch (op.op) {
+case "add":
+changed.push(this.add(path, requireValue(op), op.path));
+return;
+case "remove":
+changed.push(this.remove(path, op.path).pointer);
+return;
+case "replace":
+changed.push(this.replace(path, requireValue(op), op.path));
+return;
+case "move": {
+const fromText = requireFrom(op);
+const from = parsePointer(fromText);
+if (from.length < path.length && from.every((token, i) => token === path[i])) {
+throw new OperationError(`cannot move "${fromText}" into its own child "${op.path}"`);
+}
+if (from.length === path.length && from.every((token, i) => token === path[i])) {
+this.read(from, fromText);
+return;
+}
+const removed = this.remove(from, fromText);
+changed.push(removed.pointer);
+changed.push(this.add(path, removed.value, op.path));
+return;
+}
+case "copy": {
+const fromText = requireFrom(op);
+const value = this.read(parsePointer(fromText), fromText);
+changed.push(this.add(path, cloneJSON(value), op.path));
+return;
+}
+case "test": {
+const value = this.read(path, op.path);
+if (!deepEqual(value, requireValue(op))) throw new OperationError(`test failed at "${op.path}"`);
+return;
+}
+default:
+throw new OperationError(`unknown op ${JSON.stringify(op.op)}`);
+}
+}
+read(path, text) {
+let node = this.root;
+for (const token of path) {
+if (Array.isArray(node)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= node.length) throw new OperationError(`no element at "${text}"`);
+node = node[index];
+} else if (node !== null && typeof node === "object") {
+if (!hasMember(node, token)) throw new OperationError(`no member at "${text}"`);
+node = (node)[token];
+} else {
+throw new OperationError(`"${text}" goes through a scalar`);
+}
+}
+return node;
+}
+parentFor(path, text) {
+if (!this.isOwned(this.root)) this.root = this.own(this.root, text);
+let node = (this.root);
+for (let i = 0; i < path.length - 1; i++) {
+const token = path[i];
+let key;
+if (Array.isArray(node)) {
+key = arrayIndex(token);
+if (key < 0 || key >= node.length) throw new OperationError(`no element at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
+} else {
+if (!hasMember(node, token)) throw new OperationError(`no member at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
+key = token;
+}
+let child = node[key];
+if (!this.isOwned(child)) {
+child = this.own(child, text);
+if (typeof key === "number") node[key] = child;
+else setMember(node, key, child);
+}
+node = child;
+}
+return node;
+}
+isOwned(value) {
+return value !== null && typeof value === "object" && this.owned.has(value);
+}
+own(value, text) {
+if (value === null || typeof value !== "object") throw new OperationError(`"${text}" goes through a scalar`);
+const copy = Array.isArray(value) ? value.slice() : { ...value };
+this.owned.add(copy);
+return copy;
+}
+add(path, value, text) {
+if (path.length === 0) {
+this.root = value;
+return "";
+}
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = token === "-" ? parent.length : arrayIndex(token);
+if (index < 0 || index > parent.length) throw new OperationError(`index out of range at "${text}"`);
+if (index === parent.length) {
+parent.push(value);
+return formatPointer(path.slice(0, -1).concat(String(index)));
+}
+parent.splice(index, 0, value);
+return formatPointer(path.slice(0, -1));
+}
+setMember(parent, token, value);
+return text;
+}
+remove(path, text) {
+if (path.length === 0) throw new OperationError("cannot remove the whole document");
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
+const [value] = parent.splice(index, 1);
+return { value, pointer: formatPointer(path.slice(0, -1)) };
+}
+if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
+const value = parent[token];
+delete parent[token];
+return { value, pointer: text };
+}
+replace(path, value, text) {
+if (path.length === 0) {
+this.root = value;
+return "";
+}
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
+parent[index] = value;
+} else {
+if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
+setMember(parent, token, value);
+}
+return text;
+}
+}
 function requireValue(op) {
-  if (!hasMember(op, "value")) throw new OperationError(`"${op.op}" needs a "value"`);
-  return op.value;
+if (!hasMember(op, "value")) throw new OperationError(`"${op.op}" needs a "value"`);
+return op.value;
 }
-
-/** @param {Record<string, unknown>} op */
 function requireFrom(op) {
-  if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
-  return op.from;
+if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
+return op.from;
 }
 
 // ---- statecast/topic.js ----
 
-/**
- * A joined topic: the browser's mirror of one store's view state.
- *
- * A topic holds the latest state and revision, tells subscribers what changed, and
- * sends actions to its store. It survives reconnects: the client resumes or re-joins
- * it on every new socket, and actions sent while the socket is down wait until the
- * topic is joined again (they have not reached the server, so sending them later is
- * safe). Get one from `statecast.join(name)`.
- *
- * @example
- * const counter = statecast.join("counter");
- * const stop = counter.subscribe((state, changed) => render(state));
- * await counter.send({ increment: {} });  // the reply; counter.state already shows the effect
- * counter.leave();
- * @module
- */
-
-
-/**
- * @typedef {"joining" | "joined" | "failed" | "closed" | "left"} TopicStatus
- * - `joining`: waiting for the server to accept the join (or for a socket)
- * - `joined`: the server accepted it; state and patches flow
- * - `failed`: the server refused the join (`error` says why); nothing is retried
- * - `closed`: the server ended the membership (`closedReason` says why)
- * - `left`: `leave()` was called
- */
-
-/**
- * An action waiting for its topic to be joined on a live socket, with the functions
- * that settle the promise `send` returned.
- * @typedef {object} WaitingAction
- * @property {unknown} action
- * @property {(reply: any) => void} resolve
- * @property {(error: Error) => void} reject
- */
-
-/**
- * @callback Subscriber
- * @param {any} state the new state
- * @param {string[]} changed pointers of what changed (`[""]` for a whole snapshot)
- * @returns {void}
- */
-
 class Topic extends Emitter {
-  /** @type {import("./statecast/client.js").Client} */
-  #client;
-  /** @type {string} */
-  #name;
-  /** @type {Record<string, unknown> | undefined} */
-  #params;
-  /** @type {any} */
-  #state = undefined;
-  /** @type {number | undefined} */
-  #rev = undefined;
-  /** @type {TopicStatus} */
-  #status = "joining";
-  /** @type {StatecastError | null} */
-  #error = null;
-  /** @type {string | null} */
-  #closedReason = null;
-  /** Whether the current socket's session has this topic joined. */
-  #joinedHere = false;
-  /** A resync (re-join after a revision gap or failed patch) is under way. */
-  #resyncing = false;
-  /** How many `join` calls share this handle. */
-  #holders = 1;
-  /** @type {WaitingAction[]} actions waiting for the topic to be joined on a live socket */
-  #waiting = [];
-  /** @type {Set<Subscriber>} */
-  #subscribers = new Set();
-  /** @type {{ resolve: (topic: Topic) => void, reject: (error: Error) => void }} */
-  #settleReady;
-
-  /**
-   * @param {import("./statecast/client.js").Client} client
-   * @param {string} name
-   * @param {Record<string, unknown> | undefined} params
-   */
-  constructor(client, name, params) {
-    super();
-    this.#client = client;
-    this.#name = name;
-    this.#params = params;
-    /** @type {(topic: Topic) => void} */
-    let resolveReady = () => {};
-    /** @type {(error: Error) => void} */
-    let rejectReady = () => {};
-    /**
-     * Resolves when the server first accepts the join (the state is then present);
-     * rejects if the join fails.
-     * @type {Promise<Topic>}
-     */
-    this.ready = new Promise((resolve, reject) => {
-      resolveReady = resolve;
-      rejectReady = reject;
-    });
-    this.ready.catch(() => {});
-    this.#settleReady = { resolve: resolveReady, reject: rejectReady };
-  }
-
-  /** The topic's name, e.g. `"counter"` or `"todos/team-42"`. */
-  get name() {
-    return this.#name;
-  }
-
-  /** @returns {Record<string, unknown> | undefined} the join params */
-  get params() {
-    return this.#params;
-  }
-
-  /** @returns {any} the latest view state; `undefined` until the first snapshot (treat it as read-only) */
-  get state() {
-    return this.#state;
-  }
-
-  /** @returns {number | undefined} the revision of `state` */
-  get rev() {
-    return this.#rev;
-  }
-
-  /** @returns {TopicStatus} */
-  get status() {
-    return this.#status;
-  }
-
-  /** @returns {StatecastError | null} why the join failed */
-  get error() {
-    return this.#error;
-  }
-
-  /** @returns {string | null} the server's reason, once closed */
-  get closedReason() {
-    return this.#closedReason;
-  }
-
-  /** Whether the topic still receives state (not failed, closed or left). */
-  get active() {
-    return this.#status === "joining" || this.#status === "joined";
-  }
-
-  /** @internal Whether the current socket's session has this topic joined. */
-  get joinedHere() {
-    return this.#joinedHere;
-  }
-
-  /** @internal Whether a resync is under way (patches are ignored until its snapshot). */
-  get resyncing() {
-    return this.#resyncing;
-  }
-
-  /**
-   * Calls `subscriber(state, changed)` on every change, and at once if a state is
-   * already present (with `changed` = `[""]`). Returns the unsubscribe function.
-   * @param {Subscriber} subscriber
-   * @returns {() => void}
-   */
-  subscribe(subscriber) {
-    this.#subscribers.add(subscriber);
-    if (this.#state !== undefined) this.#call(subscriber, [""]);
-    return () => {
-      this.#subscribers.delete(subscriber);
-    };
-  }
-
-  /**
-   * Sends an action to the topic's store. Resolves with the server's reply once the
-   * action has been applied (its patch, if any, is already in `state`); rejects with a
-   * {@link StatecastError} carrying the server's `code`, or `connection_lost` if the
-   * socket dropped after sending (the action is never sent twice).
-   * @param {unknown} action the Codable form of the client action, e.g. `{ increment: {} }`
-   * @returns {Promise<any>}
-   */
-  send(action) {
-    if (!this.active) {
-      const reason = this.#status === "failed" && this.#error ? `: ${this.#error.message}` : "";
-      return Promise.reject(
-        new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reason}`, { topic: this.name, action }),
-      );
-    }
-    return new Promise((resolve, reject) => {
-      this.#waiting.push({ action, resolve, reject });
-      this.#client.flush(this);
-    });
-  }
-
-  /**
-   * Joins again, optionally with new params: the server answers with a fresh snapshot
-   * (a per-browser store keeps its state; a route may read the new params).
-   * @param {Record<string, unknown>} [params]
-   * @returns {Promise<void>}
-   */
-  rejoin(params) {
-    if (params !== undefined) this.#params = params;
-    return this.#client.rejoin(this);
-  }
-
-  /**
-   * Releases this handle. When every `join` of the name has been released, the
-   * client leaves the topic on the server and waiting actions reject with `not_joined`.
-   */
-  leave() {
-    if (this.#status === "left") return;
-    this.#holders--;
-    if (this.#holders > 0) return;
-    this.#client.release(this);
-  }
-
-  /** @internal Another `join` of the same name shares this handle; it takes one more `leave`. */
-  retain() {
-    this.#holders++;
-  }
-
-  /**
-   * @internal Hands over the actions waiting to be sent; the topic forgets them.
-   * @returns {WaitingAction[]}
-   */
-  takeWaiting() {
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    return waiting;
-  }
-
-  /**
-   * @internal A snapshot arrived: it replaces the state and ends any resync.
-   * @param {number} rev
-   * @param {any} state
-   */
-  applySnapshot(rev, state) {
-    this.#rev = rev;
-    this.#state = state;
-    this.#resyncing = false;
-    this.#notify([""]);
-  }
-
-  /**
-   * @internal A patch was applied: `state` is the document at `rev`.
-   * @param {number} rev
-   * @param {any} state
-   * @param {string[]} changed
-   */
-  applyState(rev, state, changed) {
-    this.#rev = rev;
-    this.#state = state;
-    this.#notify(changed);
-  }
-
-  /** @internal The server accepted the join (or resumed the session holding it) on the current socket. */
-  markJoined() {
-    this.#joinedHere = true;
-    if (this.#status === "joining") {
-      this.#status = "joined";
-      this.#settleReady.resolve(this);
-      this.emit("status", { status: this.#status });
-    }
-  }
-
-  /** @internal The mirror went out of step and a re-join was sent; patches wait for its snapshot. */
-  markResyncing() {
-    this.#resyncing = true;
-  }
-
-  /** @internal The socket dropped: the topic must be resumed or joined again on the next one. */
-  markDisconnected() {
-    this.#joinedHere = false;
-    this.#resyncing = false;
-  }
-
-  /**
-   * @internal The server refused the join; `ready` and waiting actions reject with `error`.
-   * @param {StatecastError} error
-   */
-  markFailed(error) {
-    this.#end("failed", error);
-  }
-
-  /**
-   * @internal The server ended the membership.
-   * @param {string} reason the server's words
-   */
-  markClosed(reason) {
-    if (!this.active) return;
-    this.#closedReason = reason;
-    this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
-  }
-
-  /** @internal The last holder left. */
-  markLeft() {
-    this.#end("left", new StatecastError("not_joined", `topic "${this.name}" was left`, { topic: this.name }));
-  }
-
-  /**
-   * @param {TopicStatus} status `failed`, `closed` or `left`
-   * @param {StatecastError} error what waiting actions reject with
-   */
-  #end(status, error) {
-    if (!this.active) return;
-    this.#status = status;
-    this.#joinedHere = false;
-    this.#resyncing = false;
-    if (status === "failed") this.#error = error;
-    this.#settleReady.reject(error);
-    for (const entry of this.takeWaiting()) entry.reject(error);
-    this.emit("status", { status, error });
-  }
-
-  /** @param {string[]} changed */
-  #notify(changed) {
-    for (const subscriber of [...this.#subscribers]) this.#call(subscriber, changed);
-  }
-
-  /**
-   * @param {Subscriber} subscriber
-   * @param {string[]} changed
-   */
-  #call(subscriber, changed) {
-    try {
-      subscriber(this.#state, changed);
-    } catch (error) {
-      console.error(`statecast: a subscriber of "${this.name}" threw`, error);
-    }
-  }
+#client;
+#name;
+#params;
+#state = undefined;
+#rev = undefined;
+#status = "joining";
+#error = null;
+#closedReason = null;
+#joinedHere = false;
+#resyncing = false;
+#holders = 1;
+#waiting = [];
+#subscribers = new Set();
+#settleReady;
+constructor(client, name, params) {
+super();
+this.#client = client;
+this.#name = name;
+this.#params = params;
+let resolveReady = () => {};
+let rejectReady = () => {};
+this.ready = new Promise((resolve, reject) => {
+resolveReady = resolve;
+rejectReady = reject;
+});
+this.ready.catch(() => {});
+this.#settleReady = { resolve: resolveReady, reject: rejectReady };
+}
+get name() {
+return this.#name;
+}
+get params() {
+return this.#params;
+}
+get state() {
+return this.#state;
+}
+get rev() {
+return this.#rev;
+}
+get status() {
+return this.#status;
+}
+get error() {
+return this.#error;
+}
+get closedReason() {
+return this.#closedReason;
+}
+get active() {
+return this.#status === "joining" || this.#status === "joined";
+}
+get joinedHere() {
+return this.#joinedHere;
+}
+get resyncing() {
+return this.#resyncing;
+}
+subscribe(subscriber) {
+this.#subscribers.add(subscriber);
+if (this.#state !== undefined) this.#call(subscriber, [""]);
+return () => {
+this.#subscribers.delete(subscriber);
+};
+}
+send(action) {
+if (!this.active) {
+const reason = this.#status === "failed" && this.#error ? `: ${this.#error.message}` : "";
+return Promise.reject(
+new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reason}`, { topic: this.name, action }),
+);
+}
+return new Promise((resolve, reject) => {
+this.#waiting.push({ action, resolve, reject });
+this.#client.flush(this);
+});
+}
+rejoin(params) {
+if (params !== undefined) this.#params = params;
+return this.#client.rejoin(this);
+}
+leave() {
+if (this.#status === "left") return;
+this.#holders--;
+if (this.#holders > 0) return;
+this.#client.release(this);
+}
+retain() {
+this.#holders++;
+}
+takeWaiting() {
+const waiting = this.#waiting;
+this.#waiting = [];
+return waiting;
+}
+applySnapshot(rev, state) {
+this.#rev = rev;
+this.#state = state;
+this.#resyncing = false;
+this.#notify([""]);
+}
+applyState(rev, state, changed) {
+this.#rev = rev;
+this.#state = state;
+this.#notify(changed);
+}
+markJoined() {
+this.#joinedHere = true;
+if (this.#status === "joining") {
+this.#status = "joined";
+this.#settleReady.resolve(this);
+this.emit("status", { status: this.#status });
+}
+}
+markResyncing() {
+this.#resyncing = true;
+}
+markDisconnected() {
+this.#joinedHere = false;
+this.#resyncing = false;
+}
+markFailed(error) {
+this.#end("failed", error);
+}
+markClosed(reason) {
+if (!this.active) return;
+this.#closedReason = reason;
+this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
+}
+markLeft() {
+this.#end("left", new StatecastError("not_joined", `topic "${this.name}" was left`, { topic: this.name }));
+}
+#end(status, error) {
+if (!this.active) return;
+this.#status = status;
+this.#joinedHere = false;
+this.#resyncing = false;
+if (status === "failed") this.#error = error;
+this.#settleReady.reject(error);
+for (const entry of this.takeWaiting()) entry.reject(error);
+this.emit("status", { status, error });
+}
+#notify(changed) {
+for (const subscriber of [...this.#subscribers]) this.#call(subscriber, changed);
+}
+#call(subscriber, changed) {
+try {
+subscriber(this.#state, changed);
+} catch (error) {
+console.error(`statecast: a subscriber of "${this.name}" threw`, error);
+}
+}
 }
 
 // ---- statecast/client.js ----
 
-/**
- * The protocol client: one connection, the topics joined over it, and the handshake
- * that carries them across reconnects.
- *
- * `statecast.js` creates the page's single client; tests and other hosts create their
- * own with a fake WebSocket. The client keeps each topic's state in step with the
- * server: snapshots replace it, patches advance it one revision at a time, and a gap
- * or a patch that does not apply triggers a resync (a re-join, answered with a fresh
- * snapshot). After a reconnect it resumes the old session with each topic's last
- * revision, or re-joins every topic when the server no longer knows the session.
- *
- * The first state arrives one round trip after the socket opens: as soon as it is open
- * the client sends, in one flight, its `hello` (when resuming) and the `join` of every
- * topic not being resumed, without waiting for the server's hello or for any reply.
- * The server handles one socket's messages in order, so each join's snapshot follows
- * its greeting and the resume.
- *
- * @example
- * const client = new Client({ url: "ws://127.0.0.1:8080/ws" });
- * client.start();
- * const counter = client.join("counter");
- * client.on("connectionstatechange", ({ state }) => console.log(state));
- * @module
- */
-
-
-/**
- * @typedef {"connecting" | "connected" | "disconnected"} ConnectionState
- * - `connecting`: a socket is opening, or the session is being resumed, or the server
- *   announced a restart (1012) and the next socket opens within a second
- * - `connected`: greeted by the server and resumed; actions flow
- * - `disconnected`: the socket dropped; waiting (back-off) before the next attempt,
- *   or stopped
- */
-
-/**
- * Client events (listen with `client.on(type, fn)`):
- * - `connectionstatechange` `{ state, previous }`
- * - `error` `{ error: StatecastError, topic?: string, action?: unknown }`: every
- *   error reply from the server and every failed join, also logged to the console
- * - `resync` `{ topic, reason }`: a topic re-joined to repair a gap or a bad patch
- * - `trace` `{ direction: "in" | "out", message, bytes }`: every message, when
- *   `client.tracing` is true (the debug panel turns it on)
- * @typedef {string} ClientEvent
- */
-
-/**
- * One socket's handshake: the server's hello and, when resuming, the answer to ours.
- * @typedef {object} Handshake
- * @property {string | null} previous the session being resumed (or null)
- * @property {string | null | undefined} fresh the session of the server's hello; `undefined` until it arrives
- * @property {Set<Topic> | null} resuming the topics listed in the resume (not joined in the first flight)
- * @property {any} reply the answer to the resume; `undefined` while awaited, `null` when none was sent
- */
-
-/**
- * @typedef {object} PresenceEntry
- * @property {Record<string, unknown>} meta the latest meta published
- * @property {boolean} pending a newer meta waits for the throttle or for the join
- * @property {boolean} throttled a message went out less than 100 ms ago
- */
-
 class Client extends Emitter {
-  /** @type {ConnectionState} */
-  #connectionState = "disconnected";
-  /** @type {string | null} the session in force (from the server's hello or a resume) */
-  #session = null;
-  #everConnected = false;
-  /** @type {Map<string, Topic>} */
-  #topics = new Map();
-  /** @type {Set<string>} topics left while the socket was down, to leave on resume */
-  #pendingLeaves = new Set();
-  /** @type {Handshake | null} the current socket's handshake, until it is complete */
-  #handshake = null;
-  #tracing = false;
-  /** @type {Connection} */
-  #connection;
-  /** @type {Map<string, PresenceEntry>} the latest presence meta published per topic */
-  #presence = new Map();
-  /** @type {(fn: () => void, ms: number) => unknown} */
-  #setTimeout;
-
-  /**
-   * @param {Omit<import("./statecast/connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
-   */
-  constructor(options) {
-    super();
-    this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-    this.#connection = new Connection({
-      ...options,
-      onHello: (hello) => this.#greeted(hello),
-      onMessage: (message) => this.#received(message),
-      onStatus: (status, detail) => this.#transportChanged(status, detail),
-    });
-  }
-
-  /** @returns {ConnectionState} */
-  get connectionState() {
-    return this.#connectionState;
-  }
-
-  /** @returns {string | null} the session in force (from the server's hello or a resume) */
-  get session() {
-    return this.#session;
-  }
-
-  /** Whether any socket has been connected so far (the banner says "reconnecting" then). */
-  get everConnected() {
-    return this.#everConnected;
-  }
-
-  /** @returns {ReadonlyMap<string, Topic>} the active topics by name */
-  get topics() {
-    return this.#topics;
-  }
-
-  /** Opens the connection (idempotent). */
-  start() {
-    this.#connection.start();
-  }
-
-  /** Closes the connection for good; waiting requests reject with `stopped`. */
-  stop() {
-    this.#connection.stop();
-    this.#setState("disconnected");
-  }
-
-  /** Retries at once instead of waiting out the back-off. */
-  retryNow() {
-    this.#connection.retryNow();
-  }
-
-  /** Whether every message is reported as a `trace` event (for the debug panel). */
-  get tracing() {
-    return this.#tracing;
-  }
-
-  set tracing(enabled) {
-    this.#tracing = enabled;
-    this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : undefined);
-  }
-
-  /**
-   * Joins a topic, or returns the handle already joined under that name. Passing
-   * params that differ from the current ones re-joins with the new params.
-   * @param {string} name
-   * @param {Record<string, unknown>} [params]
-   * @returns {Topic}
-   */
-  join(name, params) {
-    if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
-    const existing = this.#topics.get(name);
-    if (existing && existing.active) {
-      existing.retain();
-      if (params !== undefined && !deepEqual(params, existing.params)) {
-        existing.rejoin(params).catch(() => {});
-      }
-      return existing;
-    }
-    const topic = new Topic(this, name, params);
-    this.#topics.set(name, topic);
-    this.#pendingLeaves.delete(name);
-    // An open socket takes the join at once, even before the server's hello: it is
-    // answered after the greeting (and after a resume in flight), in order.
-    if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
-    return topic;
-  }
-
-  /**
-   * @internal A topic asked to be joined again (`topic.rejoin`).
-   * @param {Topic} topic
-   * @returns {Promise<void>}
-   */
-  rejoin(topic) {
-    if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
-    if (this.#connectionState !== "connected") return topic.ready.then(() => {});
-    return this.#sendJoin(topic);
-  }
-
-  /**
-   * @internal Sends the actions waiting on a topic once it is joined on a live socket.
-   * @param {Topic} topic
-   */
-  flush(topic) {
-    if (!topic.joinedHere || this.#connectionState !== "connected" || !this.#connection.isOpen) return;
-    for (const entry of topic.takeWaiting()) this.#sendAction(topic, entry);
-  }
-
-  /**
-   * Publishes what this tab wants the other members of a shared topic to see about it,
-   * under the topic's `/presence` (what it is editing, a cursor, "typing"). Throttled:
-   * at most one message per topic every 100 ms, the latest meta winning; published
-   * again whenever the topic is joined anew, so it survives a reconnect.
-   * @param {string} name the topic's name, e.g. `"board/team"`
-   * @param {Record<string, unknown>} meta an object of at most 1,024 bytes as JSON
-   */
-  presence(name, meta) {
-    const entry = this.#presence.get(name) ?? { meta, pending: false, throttled: false };
-    entry.meta = meta;
-    this.#presence.set(name, entry);
-    if (entry.throttled) {
-      entry.pending = true;
-    } else {
-      this.#sendPresence(name);
-    }
-  }
-
-  /** @param {string} name */
-  #sendPresence(name) {
-    const entry = this.#presence.get(name);
-    const topic = this.#topics.get(name);
-    if (!entry) return;
-    if (!topic || !topic.joinedHere || this.#connectionState !== "connected") {
-      entry.pending = true;  // published once the topic is joined
-      return;
-    }
-    entry.pending = false;
-    entry.throttled = true;
-    this.#connection.request({ op: "presence", topic: name, meta: entry.meta }).catch(() => {});
-    this.#setTimeout(() => {
-      entry.throttled = false;
-      if (entry.pending) this.#sendPresence(name);
-    }, 100);
-  }
-
-  /**
-   * @internal Leaves a topic on behalf of its last holder.
-   * @param {Topic} topic
-   */
-  release(topic) {
-    const wasJoinedHere = topic.joinedHere;
-    topic.markLeft();
-    this.#presence.delete(topic.name);
-    if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-    if (this.#connectionState === "connected" && wasJoinedHere) {
-      this.#sendLeave(topic.name);
-    } else {
-      this.#pendingLeaves.add(topic.name);
-    }
-  }
-
-  /** @param {string} name */
-  #sendLeave(name) {
-    this.#connection.request({ op: "leave", topic: name }).then(
-      () => this.#pendingLeaves.delete(name),
-      () => this.#pendingLeaves.add(name),
-    );
-  }
-
-  /**
-   * @param {Topic} topic
-   * @param {import("./statecast/topic.js").WaitingAction} entry
-   */
-  #sendAction(topic, entry) {
-    const context = { topic: topic.name, action: entry.action };
-    this.#connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
-      (reply) => {
-        if (reply.status === "ok") {
-          entry.resolve(reply);
-        } else {
-          const error = StatecastError.fromReply(reply, context);
-          this.#report(error, context);
-          entry.reject(error);
-        }
-      },
-      (/** @type {StatecastError} */ error) => {
-        // The connection knows why the request failed; the action's promise also says which.
-        entry.reject(new StatecastError(error.code, error.message, context));
-      },
-    );
-  }
-
-  /**
-   * @param {Topic} topic
-   * @returns {Promise<void>}
-   */
-  #sendJoin(topic) {
-    /** @type {Record<string, unknown>} */
-    const message = { op: "join", topic: topic.name };
-    if (topic.params !== undefined) message.params = topic.params;
-    return this.#connection.request(message).then(
-      (reply) => {
-        if (this.#topics.get(topic.name) !== topic || !topic.active) {
-          // Left while the join was in flight: the server has joined it, so leave it
-          // there too (unless the name has been joined again meanwhile).
-          if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
-          return;
-        }
-        if (reply.status === "ok") {
-          topic.markJoined();
-          this.flush(topic);
-          if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
-        } else {
-          const error = StatecastError.fromReply(reply, { topic: topic.name });
-          this.#report(error, { topic: topic.name });
-          topic.markFailed(error);
-          this.#topics.delete(topic.name);
-          throw error;
-        }
-      },
-      (/** @type {StatecastError} */ error) => {
-        // The socket dropped: the next handshake joins the topic again.
-        throw error;
-      },
-    );
-  }
-
-  /**
-   * Re-joins a topic whose mirror went out of step; patches are ignored until the
-   * fresh snapshot arrives.
-   * @param {Topic} topic
-   * @param {string} reason
-   */
-  #resync(topic, reason) {
-    if (topic.resyncing) return;
-    console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-    topic.markResyncing();
-    this.emit("resync", { topic: topic.name, reason });
-    if (this.#connection.canSend) {
-      this.#sendJoin(topic).catch(() => {});
-    }
-  }
-
-  /**
-   * @param {"connecting" | "open" | "closed"} status
-   * @param {import("./statecast/connection.js").CloseDetail} [detail]
-   */
-  #transportChanged(status, detail) {
-    if (status === "connecting") {
-      this.#handshake = null;
-      this.#setState("connecting");
-      return;
-    }
-    if (status === "open") {
-      this.#opened();
-      return;
-    }
-    if (status === "closed") {
-      this.#handshake = null;
-      // 4000: another socket resumed this session. Resuming it back would take it from
-      // that socket in turn, so the next socket starts a session of its own.
-      if (detail?.code === 4000) {
-        this.#session = null;
-        this.#pendingLeaves.clear();
-      }
-      for (const topic of this.#topics.values()) topic.markDisconnected();
-      // A restarting server (1012) is back within a second: the page shows that it is
-      // reconnecting, not that it lost the server. If that attempt fails, the normal
-      // back-off follows and the page shows it disconnected.
-      this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
-    }
-  }
-
-  /**
-   * A new socket is open: send the first flight at once, without waiting for the
-   * server's hello: `hello` resuming the previous session (if there is one and it has
-   * anything to resume), then the `join` of every other topic.
-   */
-  #opened() {
-    const previous = this.#session;
-    /** @type {Record<string, number>} */
-    const resume = {};
-    /** @type {Set<Topic>} */
-    const resumed = new Set();
-    for (const topic of this.#topics.values()) {
-      if (topic.active && typeof topic.rev === "number") {
-        resume[topic.name] = topic.rev;
-        resumed.add(topic);
-      }
-    }
-    const resuming = previous !== null && (resumed.size > 0 || this.#pendingLeaves.size > 0);
-    /** @type {Handshake} */
-    const handshake = { previous, fresh: undefined, resuming: resuming ? resumed : null, reply: resuming ? undefined : null };
-    this.#handshake = handshake;
-    if (resuming) {
-      this.#connection.request({ op: "hello", session: previous, resume }).then(
-        (reply) => {
-          if (this.#handshake !== handshake) return;
-          handshake.reply = reply;
-          this.#completeHandshake(handshake);
-        },
-        () => {
-          // The socket dropped during the handshake; the next one starts over.
-        },
-      );
-    }
-    for (const topic of [...this.#topics.values()]) {
-      if (topic.active && !handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
-    }
-  }
-
-  /**
-   * The server greeted the socket with its fresh session.
-   * @param {any} hello
-   */
-  #greeted(hello) {
-    const handshake = this.#handshake;
-    if (handshake === null) return;
-    handshake.fresh = typeof hello.session === "string" ? hello.session : null;
-    this.#completeHandshake(handshake);
-  }
-
-  /**
-   * Once the server has greeted the socket and answered the resume (if one was sent):
-   * settles the session, re-joins what was not resumed, and sends waiting actions.
-   * @param {Handshake} handshake
-   */
-  #completeHandshake(handshake) {
-    if (handshake.fresh === undefined || handshake.reply === undefined) return;
-    this.#handshake = null;
-    const { previous, fresh, reply } = handshake;
-    let resumed = false;
-    if (reply !== null) {
-      if (reply.status === "ok" && reply.resumed === true) {
-        resumed = true;
-        this.#session = typeof reply.session === "string" ? reply.session : previous;
-        for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
-        // A resumed session kept its presence on the server; anything published while
-        // the socket was down goes out now.
-        for (const [name, entry] of this.#presence) if (entry.pending && !entry.throttled) this.#sendPresence(name);
-        for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
-      } else {
-        this.#session = typeof reply.session === "string" ? reply.session : fresh;
-      }
-    } else {
-      this.#session = fresh;
-    }
-    if (!resumed) this.#pendingLeaves.clear();
-    this.#everConnected = true;
-    this.#setState("connected");
-    for (const topic of [...this.#topics.values()]) {
-      if (!topic.active) continue;
-      if (topic.joinedHere) this.flush(topic);
-      else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
-    }
-  }
-
-  /** @param {any} message */
-  #received(message) {
-    switch (message.op) {
-      case "snapshot": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic || typeof message.rev !== "number") return;
-        topic.applySnapshot(message.rev, message.state);
-        return;
-      }
-      case "patch": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic) return;
-        this.#patch(topic, message);
-        return;
-      }
-      case "closed": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic) return;
-        const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
-        this.#topics.delete(topic.name);
-        topic.markClosed(reason);
-        return;
-      }
-      case "reply": {
-        if (message.status === "error") this.#report(StatecastError.fromReply(message), {});
-        return;
-      }
-      default:
-      // Unknown server messages are ignored: newer servers may add some.
-    }
-  }
-
-  /**
-   * @param {Topic} topic
-   * @param {any} message
-   */
-  #patch(topic, message) {
-    if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
-    if (message.rev <= topic.rev) return;
-    if (message.rev !== topic.rev + 1) {
-      this.#resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
-      return;
-    }
-    let result;
-    try {
-      result = applyPatch(topic.state, message.ops);
-    } catch (error) {
-      if (!(error instanceof PatchError)) throw error;
-      this.#resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
-      return;
-    }
-    topic.applyState(message.rev, result.document, result.changed);
-  }
-
-  /** @param {unknown} name */
-  #activeTopic(name) {
-    if (typeof name !== "string") return undefined;
-    const topic = this.#topics.get(name);
-    return topic && topic.active ? topic : undefined;
-  }
-
-  /**
-   * Logs a server error and emits it; never throws.
-   * @param {StatecastError} error
-   * @param {{ topic?: string, action?: unknown }} context
-   */
-  #report(error, context) {
-    console.warn(`statecast: ${error.code}: ${error.message}`, context.topic ? `(topic "${context.topic}")` : "");
-    this.emit("error", { error, ...context });
-  }
-
-  /**
-   * @param {ConnectionState} state
-   * @param {object} [detail]
-   */
-  #setState(state, detail) {
-    if (state === this.#connectionState) return;
-    const previous = this.#connectionState;
-    this.#connectionState = state;
-    this.emit("connectionstatechange", { state, previous, ...detail });
-  }
+#connectionState = "disconnected";
+#session = null;
+#everConnected = false;
+#topics = new Map();
+#pendingLeaves = new Set();
+#handshake = null;
+#tracing = false;
+#connection;
+#presence = new Map();
+#setTimeout;
+constructor(options) {
+super();
+this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+this.#connection = new Connection({
+...options,
+onHello: (hello) => this.#greeted(hello),
+onMessage: (message) => this.#received(message),
+onStatus: (status, detail) => this.#transportChanged(status, detail),
+});
+}
+get connectionState() {
+return this.#connectionState;
+}
+get session() {
+return this.#session;
+}
+get everConnected() {
+return this.#everConnected;
+}
+get topics() {
+return this.#topics;
+}
+start() {
+this.#connection.start();
+}
+stop() {
+this.#connection.stop();
+this.#setState("disconnected");
+}
+retryNow() {
+this.#connection.retryNow();
+}
+get tracing() {
+return this.#tracing;
+}
+set tracing(enabled) {
+this.#tracing = enabled;
+this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : undefined);
+}
+join(name, params) {
+if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
+const existing = this.#topics.get(name);
+if (existing && existing.active) {
+existing.retain();
+if (params !== undefined && !deepEqual(params, existing.params)) {
+existing.rejoin(params).catch(() => {});
+}
+return existing;
+}
+const topic = new Topic(this, name, params);
+this.#topics.set(name, topic);
+this.#pendingLeaves.delete(name);
+if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
+return topic;
+}
+rejoin(topic) {
+if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
+if (this.#connectionState !== "connected") return topic.ready.then(() => {});
+return this.#sendJoin(topic);
+}
+flush(topic) {
+if (!topic.joinedHere || this.#connectionState !== "connected" || !this.#connection.isOpen) return;
+for (const entry of topic.takeWaiting()) this.#sendAction(topic, entry);
+}
+presence(name, meta) {
+const entry = this.#presence.get(name) ?? { meta, pending: false, throttled: false };
+entry.meta = meta;
+this.#presence.set(name, entry);
+if (entry.throttled) {
+entry.pending = true;
+} else {
+this.#sendPresence(name);
+}
+}
+#sendPresence(name) {
+const entry = this.#presence.get(name);
+const topic = this.#topics.get(name);
+if (!entry) return;
+if (!topic || !topic.joinedHere || this.#connectionState !== "connected") {
+entry.pending = true;
+return;
+}
+entry.pending = false;
+entry.throttled = true;
+this.#connection.request({ op: "presence", topic: name, meta: entry.meta }).catch(() => {});
+this.#setTimeout(() => {
+entry.throttled = false;
+if (entry.pending) this.#sendPresence(name);
+}, 100);
+}
+release(topic) {
+const wasJoinedHere = topic.joinedHere;
+topic.markLeft();
+this.#presence.delete(topic.name);
+if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+if (this.#connectionState === "connected" && wasJoinedHere) {
+this.#sendLeave(topic.name);
+} else {
+this.#pendingLeaves.add(topic.name);
+}
+}
+#sendLeave(name) {
+this.#connection.request({ op: "leave", topic: name }).then(
+() => this.#pendingLeaves.delete(name),
+() => this.#pendingLeaves.add(name),
+);
+}
+#sendAction(topic, entry) {
+const context = { topic: topic.name, action: entry.action };
+this.#connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
+(reply) => {
+if (reply.status === "ok") {
+entry.resolve(reply);
+} else {
+const error = StatecastError.fromReply(reply, context);
+this.#report(error, context);
+entry.reject(error);
+}
+},
+( error) => {
+entry.reject(new StatecastError(error.code, error.message, context));
+},
+);
+}
+#sendJoin(topic) {
+const message = { op: "join", topic: topic.name };
+if (topic.params !== undefined) message.params = topic.params;
+return this.#connection.request(message).then(
+(reply) => {
+if (this.#topics.get(topic.name) !== topic || !topic.active) {
+if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
+return;
+}
+if (reply.status === "ok") {
+topic.markJoined();
+this.flush(topic);
+if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
+} else {
+const error = StatecastError.fromReply(reply, { topic: topic.name });
+this.#report(error, { topic: topic.name });
+topic.markFailed(error);
+this.#topics.delete(topic.name);
+throw error;
+}
+},
+( error) => {
+throw error;
+},
+);
+}
+#resync(topic, reason) {
+if (topic.resyncing) return;
+console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
+topic.markResyncing();
+this.emit("resync", { topic: topic.name, reason });
+if (this.#connection.canSend) {
+this.#sendJoin(topic).catch(() => {});
+}
+}
+#transportChanged(status, detail) {
+if (status === "connecting") {
+this.#handshake = null;
+this.#setState("connecting");
+return;
+}
+if (status === "open") {
+this.#opened();
+return;
+}
+if (status === "closed") {
+this.#handshake = null;
+if (detail?.code === 4000) {
+this.#session = null;
+this.#pendingLeaves.clear();
+}
+for (const topic of this.#topics.values()) topic.markDisconnected();
+this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
+}
+}
+#opened() {
+const previous = this.#session;
+const resume = {};
+const resumed = new Set();
+for (const topic of this.#topics.values()) {
+if (topic.active && typeof topic.rev === "number") {
+resume[topic.name] = topic.rev;
+resumed.add(topic);
+}
+}
+const resuming = previous !== null && (resumed.size > 0 || this.#pendingLeaves.size > 0);
+const handshake = { previous, fresh: undefined, resuming: resuming ? resumed : null, reply: resuming ? undefined : null };
+this.#handshake = handshake;
+if (resuming) {
+this.#connection.request({ op: "hello", session: previous, resume }).then(
+(reply) => {
+if (this.#handshake !== handshake) return;
+handshake.reply = reply;
+this.#completeHandshake(handshake);
+},
+() => {
+},
+);
+}
+for (const topic of [...this.#topics.values()]) {
+if (topic.active && !handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
+}
+}
+#greeted(hello) {
+const handshake = this.#handshake;
+if (handshake === null) return;
+handshake.fresh = typeof hello.session === "string" ? hello.session : null;
+this.#completeHandshake(handshake);
+}
+#completeHandshake(handshake) {
+if (handshake.fresh === undefined || handshake.reply === undefined) return;
+this.#handshake = null;
+const { previous, fresh, reply } = handshake;
+let resumed = false;
+if (reply !== null) {
+if (reply.status === "ok" && reply.resumed === true) {
+resumed = true;
+this.#session = typeof reply.session === "string" ? reply.session : previous;
+for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
+for (const [name, entry] of this.#presence) if (entry.pending && !entry.throttled) this.#sendPresence(name);
+for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
+} else {
+this.#session = typeof reply.session === "string" ? reply.session : fresh;
+}
+} else {
+this.#session = fresh;
+}
+if (!resumed) this.#pendingLeaves.clear();
+this.#everConnected = true;
+this.#setState("connected");
+for (const topic of [...this.#topics.values()]) {
+if (!topic.active) continue;
+if (topic.joinedHere) this.flush(topic);
+else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
+}
+}
+#received(message) {
+switch (message.op) {
+case "snapshot": {
+const topic = this.#activeTopic(message.topic);
+if (!topic || typeof message.rev !== "number") return;
+topic.applySnapshot(message.rev, message.state);
+return;
+}
+case "patch": {
+const topic = this.#activeTopic(message.topic);
+if (!topic) return;
+this.#patch(topic, message);
+return;
+}
+case "closed": {
+const topic = this.#activeTopic(message.topic);
+if (!topic) return;
+const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
+this.#topics.delete(topic.name);
+topic.markClosed(reason);
+return;
+}
+case "reply": {
+if (message.status === "error") this.#report(StatecastError.fromReply(message), {});
+return;
+}
+default:
+}
+}
+#patch(topic, message) {
+if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
+if (message.rev <= topic.rev) return;
+if (message.rev !== topic.rev + 1) {
+this.#resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
+return;
+}
+let result;
+try {
+result = applyPatch(topic.state, message.ops);
+} catch (error) {
+if (!(error instanceof PatchError)) throw error;
+this.#resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
+return;
+}
+topic.applyState(message.rev, result.document, result.changed);
+}
+#activeTopic(name) {
+if (typeof name !== "string") return undefined;
+const topic = this.#topics.get(name);
+return topic && topic.active ? topic : undefined;
+}
+#report(error, context) {
+console.warn(`statecast: ${error.code}: ${error.message}`, context.topic ? `(topic "${context.topic}")` : "");
+this.emit("error", { error, ...context });
+}
+#setState(state, detail) {
+if (state === this.#connectionState) return;
+const previous = this.#connectionState;
+this.#connectionState = state;
+this.emit("connectionstatechange", { state, previous, ...detail });
+}
 }
 
 // ---- statecast/connection-indicator.js ----
 
-/**
- * Shows the connection's state on the page: a class on `<html>` and a small banner.
- *
- * `<html>` always carries exactly one of `sc-connected`, `sc-connecting` and
- * `sc-disconnected`, so a page's CSS can react (dim stale content, disable buttons).
- * While not connected, a banner says "Connecting…" (first time) or "Reconnecting…"
- * and offers to retry at once. Kept thin: the state logic lives in the client.
- * @module
- */
-
 const STATES = ["connected", "connecting", "disconnected"];
-
-/**
- * @param {import("./statecast/client.js").Client} client
- * @param {any} document
- * @returns {() => void} removes the banner and the listener
- */
 function installConnectionIndicator(client, document) {
-  const html = document.documentElement;
-  const banner = document.createElement("div");
-  banner.className = "sc-banner";
-  banner.setAttribute("role", "status");
-  banner.setAttribute("aria-live", "polite");
-  const label = document.createElement("span");
-  const retry = document.createElement("button");
-  retry.setAttribute("type", "button");
-  retry.className = "sc-banner-retry";
-  retry.textContent = "Retry now";
-  retry.addEventListener("click", () => client.retryNow());
-  banner.append(label, retry);
-  document.body.appendChild(banner);
-
-  const update = () => {
-    const state = client.connectionState;
-    for (const name of STATES) {
-      const on = name === state;
-      if (html.classList.contains(`sc-${name}`) !== on) html.classList.toggle(`sc-${name}`, on);
-    }
-    banner.hidden = state === "connected";
-    label.textContent = client.everConnected ? "Reconnecting…" : "Connecting…";
-    retry.hidden = state !== "disconnected";
-  };
-  const stop = client.on("connectionstatechange", update);
-  update();
-  return () => {
-    stop();
-    banner.remove();
-  };
+const html = document.documentElement;
+const banner = document.createElement("div");
+banner.className = "sc-banner";
+banner.setAttribute("role", "status");
+banner.setAttribute("aria-live", "polite");
+const label = document.createElement("span");
+const retry = document.createElement("button");
+retry.setAttribute("type", "button");
+retry.className = "sc-banner-retry";
+retry.textContent = "Retry now";
+retry.addEventListener("click", () => client.retryNow());
+banner.append(label, retry);
+document.body.appendChild(banner);
+const update = () => {
+const state = client.connectionState;
+for (const name of STATES) {
+const on = name === state;
+if (html.classList.contains(`sc-${name}`) !== on) html.classList.toggle(`sc-${name}`, on);
+}
+banner.hidden = state === "connected";
+label.textContent = client.everConnected ? "Reconnecting…" : "Connecting…";
+retry.hidden = state !== "disconnected";
+};
+const stop = client.on("connectionstatechange", update);
+update();
+return () => {
+stop();
+banner.remove();
+};
 }
 
 // ---- statecast/index.js ----
 
-/**
- * Statecast's browser runtime: the page's mirror of server-side stores.
- *
- * Importing this module connects the page to `/ws` on its own host (`wss:` on https),
- * binds every `data-sc-topic` element of the document once it is parsed, shows the
- * connection state on `<html>` and in a small banner, and opens the debug panel when
- * the URL has `?debug`. Most pages need nothing more than
- * `<script type="module" src="/statecast.js"></script>` and `data-sc-*` attributes;
- * pages that render on their own use the API below. See docs/RUNTIME.md.
- *
- * @example
- * import { statecast } from "/statecast.js";
- * const counter = statecast.join("counter");
- * counter.subscribe((state) => { label.textContent = state.count; });
- * plus.onclick = () => counter.send({ increment: {} }).catch((error) => alert(error.code));
- * @module
- */
-
-
 export { Client };
 export { StatecastError };
 export { applyPatch, PatchError };
-
-/**
- * The WebSocket URL for a page location: `/ws` on the same host and port.
- * @param {{ protocol: string, host: string }} location
- * @returns {string}
- */
 export function socketURL(location) {
-  return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
+return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
 }
-
 const inBrowser = typeof window !== "undefined" && typeof document !== "undefined";
-
-/**
- * The socket the page's early snippet opened (`window.statecastEarlySocket`), handed to
- * the runtime once: see docs/RUNTIME.md, "Live sooner".
- * @param {any} window
- * @returns {import("./statecast/connection.js").EarlySocket | undefined}
- */
 function takeEarlySocket(window) {
-  const early = window.statecastEarlySocket;
-  delete window.statecastEarlySocket;
-  return early && typeof early === "object" && early.socket ? early : undefined;
+const early = window.statecastEarlySocket;
+delete window.statecastEarlySocket;
+return early && typeof early === "object" && early.socket ? early : undefined;
 }
-
 const client = new Client({
-  url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
-  early: inBrowser ? takeEarlySocket(window) : undefined,
+url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
+early: inBrowser ? takeEarlySocket(window) : undefined,
 });
-
-/** @type {import("./statecast/bindings/scan.js").Environment} */
 const environment = {
-  document: inBrowser ? document : undefined,
-  window: inBrowser ? window : undefined,
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (id) => clearTimeout(id),
-  dispatch(element, type, detail) {
-    element.dispatchEvent(new CustomEvent(type, { detail, bubbles: true }));
-  },
+document: inBrowser ? document : undefined,
+window: inBrowser ? window : undefined,
+setTimeout: (fn, ms) => setTimeout(fn, ms),
+clearTimeout: (id) => clearTimeout(id),
+dispatch(element, type, detail) {
+element.dispatchEvent(new CustomEvent(type, { detail, bubbles: true }));
+},
 };
-
 const binder = new Binder(client, environment);
-
-/**
- * The page's runtime.
- */
 export const statecast = {
-  /**
-   * Joins a topic (or returns the handle already joined under that name).
-   * @param {string} name e.g. `"counter"` or `"todos/team-42"`
-   * @param {Record<string, unknown>} [params] the join params; different params re-join
-   * @returns {import("./statecast/topic.js").Topic}
-   */
-  join(name, params) {
-    return client.join(name, params);
-  },
-
-  /**
-   * Publishes what this tab wants the other members of a shared topic to see about it
-   * under `/presence` (throttled to one message per 100 ms per topic).
-   * @param {string} name the topic's name, e.g. `"board/team"`
-   * @param {Record<string, unknown>} meta e.g. `{ editing: "item-3" }`, at most 1,024 bytes as JSON
-   */
-  presence(name, meta) {
-    client.presence(name, meta);
-  },
-
-  /** `"connecting"`, `"connected"` or `"disconnected"`. */
-  get connectionState() {
-    return client.connectionState;
-  },
-
-  /** The server session this tab is attached to, once greeted. */
-  get session() {
-    return client.session;
-  },
-
-  /**
-   * Listens to `connectionstatechange`, `error`, `resync` or `trace`; returns the
-   * function that stops listening.
-   * @param {string} type
-   * @param {(detail: any) => void} listener
-   * @returns {() => void}
-   */
-  on(type, listener) {
-    return client.on(type, listener);
-  },
-
-  /**
-   * Binds the `data-sc-topic` elements at or under `root` (for content added after load).
-   * @param {any} root
-   * @returns {() => void} unbinds and leaves their topics
-   */
-  bind(root) {
-    return binder.bind(root);
-  },
-
-  /**
-   * Registers the renderer of `data-sc-render="name"` elements.
-   * @param {string} name
-   * @param {import("./statecast/bindings/render-binding.js").Renderer} renderer
-   */
-  renderer(name, renderer) {
-    binder.renderer(name, renderer);
-  },
-
-  /** Reconnects at once instead of waiting out the back-off. */
-  retryNow() {
-    client.retryNow();
-  },
-
-  /** The underlying protocol client (topics, session, tracing). */
-  client,
+join(name, params) {
+return client.join(name, params);
+},
+presence(name, meta) {
+client.presence(name, meta);
+},
+get connectionState() {
+return client.connectionState;
+},
+get session() {
+return client.session;
+},
+on(type, listener) {
+return client.on(type, listener);
+},
+bind(root) {
+return binder.bind(root);
+},
+renderer(name, renderer) {
+binder.renderer(name, renderer);
+},
+retryNow() {
+client.retryNow();
+},
+client,
 };
-
 if (inBrowser) {
-  client.start();
-  window.addEventListener("online", () => client.retryNow());
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") client.retryNow();
-  });
-  const debug = new URLSearchParams(window.location.search).has("debug");
-  /** @type {any[]} messages exchanged before the debug panel has loaded */
-  const backlog = [];
-  const stopBacklog = debug ? client.on("trace", (entry) => backlog.push(entry)) : () => {};
-  if (debug) client.tracing = true;
-  let started = false;
-  const bindDocument = () => {
-    if (started) return;
-    started = true;
-    installConnectionIndicator(client, document);
-    binder.bind(document);
-    if (debug) {
-      import("./statecast/debug.js")
-        .then(({ installDebugPanel }) => {
-          stopBacklog();
-          installDebugPanel(client, document, { backlog, requestFrame: (fn) => requestAnimationFrame(fn) });
-        })
-        .catch((error) => console.error("statecast: cannot load the debug panel", error));
-    }
-  };
-  // Module scripts run before DOMContentLoaded, so a page's own module can join a topic
-  // with params (or register renderers) before the document is bound.
-  if (document.readyState === "complete") queueMicrotask(bindDocument);
-  else {
-    document.addEventListener("DOMContentLoaded", bindDocument);
-    window.addEventListener("load", bindDocument);
-  }
+client.start();
+window.addEventListener("online", () => client.retryNow());
+document.addEventListener("visibilitychange", () => {
+if (document.visibilityState === "visible") client.retryNow();
+});
+const debug = new URLSearchParams(window.location.search).has("debug");
+const backlog = [];
+const stopBacklog = debug ? client.on("trace", (entry) => backlog.push(entry)) : () => {};
+if (debug) client.tracing = true;
+let started = false;
+const bindDocument = () => {
+if (started) return;
+started = true;
+installConnectionIndicator(client, document);
+binder.bind(document);
+if (debug) {
+import("./statecast/debug.js")
+.then(({ installDebugPanel }) => {
+stopBacklog();
+installDebugPanel(client, document, { backlog, requestFrame: (fn) => requestAnimationFrame(fn) });
+})
+.catch((error) => console.error("statecast: cannot load the debug panel", error));
 }
-
+};
+if (document.readyState === "complete") queueMicrotask(bindDocument);
+else {
+document.addEventListener("DOMContentLoaded", bindDocument);
+window.addEventListener("load", bindDocument);
+}
+}
 export default statecast;

@@ -13,7 +13,9 @@
  * share one module scope, so the generator refuses two modules that declare the same
  * top-level name, and import cycles. The entry keeps its exports. Specifiers of
  * `import("…")` (the debug panel, loaded on demand, and JSDoc type references) are
- * rewritten to stay correct from the file's new place. Comments are kept.
+ * rewritten to stay correct from the file's new place. Comments, blank lines and
+ * indentation are left out (`compact.js`): the file is for browsers, the modules are for
+ * people, and a page is live sooner with half the bytes to fetch and compile.
  *
  *     node Tests/JS/support/bundle.js --write    # after changing a module
  *     node Tests/JS/support/bundle.js            # prints the modules, in order
@@ -22,6 +24,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { compact } from "./compact.js";
 
 /** `Public/`, the folder the server serves at `/`. */
 export const PUBLIC = fileURLToPath(new URL("../../../Public/", import.meta.url));
@@ -151,7 +154,7 @@ export function bundle(publicDir = PUBLIC) {
       })
       .filter((line) => line !== null)
       .join("\n");
-    parts.push("", `// ---- ${url.slice(1)} ----`, "", relocateDynamicImports(body, url, OUTPUT).trim());
+    parts.push("", `// ---- ${url.slice(1)} ----`, "", compact(relocateDynamicImports(body, url, OUTPUT)).trim());
   }
   return `${parts.join("\n")}\n`;
 }
