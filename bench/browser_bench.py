@@ -66,6 +66,7 @@ LIVE_PROBE = """
     if (window.__benchLive !== undefined) return true;
     if (!isLive()) return false;
     window.__benchLive = performance.now();
+    console.debug("statecast-bench: live");
     return true;
   };
   const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
@@ -124,8 +125,13 @@ def load(context, url: str) -> dict:
     """Loads `url` in a new tab of `context`; returns requests, DOMContentLoaded and live."""
     page = context.new_page()
     try:
-        page.goto(url, wait_until="domcontentloaded")
-        page.wait_for_function("() => window.__benchLive !== undefined", timeout=15_000)
+        # Nothing of Playwright's runs in the page until it is live: waiting for a function
+        # or a selector would inject Playwright's script (tens of milliseconds of compiling
+        # on the page's main thread) while the page is still loading. The probe's console
+        # message arrives through the DevTools protocol instead.
+        with page.expect_console_message(lambda message: message.text == "statecast-bench: live", timeout=15_000):
+            page.goto(url, wait_until="commit")
+        page.wait_for_load_state("load")
         return page.evaluate(
             """() => {
               const navigation = performance.getEntriesByType("navigation")[0];
