@@ -1392,6 +1392,12 @@ this.#pending.set(ref, { resolve, reject });
 this.#transmit(socket, { op: message.op, ref, ...message });
 });
 }
+adopt(ref) {
+this.#nextRef = Math.max(this.#nextRef, ref + 1);
+return new Promise((resolve, reject) => {
+this.#pending.set(ref, { resolve, reject });
+});
+}
 drop(reason) {
 const socket = this.#socket;
 if (!socket) return;
@@ -1965,9 +1971,13 @@ class Client extends Emitter {
 #connection;
 #presence = new Map();
 #setTimeout;
+#early;
+#adopted = new Map();
+#unclaimed = new Set();
 constructor(options) {
 super();
 this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+this.#early = options.early;
 this.#connection = new Connection({
 ...options,
 onHello: (hello) => this.#greeted(hello),
@@ -1988,7 +1998,29 @@ get topics() {
 return this.#topics;
 }
 start() {
+this.#adoptEarlyJoins();
 this.#connection.start();
+}
+#adoptEarlyJoins() {
+const early = this.#early;
+this.#early = undefined;
+if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
+for (const join of early.joins) {
+const { ref, topic: name } = join ?? {};
+if (typeof name !== "string" || name === "" || !Number.isSafeInteger(ref) || this.#topics.has(name)) continue;
+const topic = new Topic(this, name, undefined);
+this.#topics.set(name, topic);
+this.#unclaimed.add(topic);
+this.#adopted.set(topic, this.#connection.adopt(ref));
+}
+}
+leaveUnclaimed() {
+for (const topic of [...this.#unclaimed]) {
+this.#unclaimed.delete(topic);
+if (this.#topics.get(topic.name) !== topic) continue;
+if (topic.active) topic.leave();
+else this.#topics.delete(topic.name);
+}
 }
 stop() {
 this.#connection.stop();
@@ -2007,7 +2039,17 @@ this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : unde
 join(name, params) {
 if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
 const existing = this.#topics.get(name);
-if (existing && existing.active) {
+if (existing && this.#unclaimed.delete(existing)) {
+if (existing.status === "failed") {
+this.#topics.delete(name);
+if (params === undefined && existing.error) this.#report(existing.error, { topic: name });
+if (params === undefined) return existing;
+} else if (params === undefined) {
+return existing;
+} else {
+existing.leave();
+}
+} else if (existing && existing.active) {
 existing.retain();
 if (params !== undefined && !deepEqual(params, existing.params)) {
 existing.rejoin(params).catch(() => {});
@@ -2092,7 +2134,10 @@ entry.reject(new StatecastError(error.code, error.message, context));
 #sendJoin(topic) {
 const message = { op: "join", topic: topic.name };
 if (topic.params !== undefined) message.params = topic.params;
-return this.#connection.request(message).then(
+return this.#joinAnswered(topic, this.#connection.request(message));
+}
+#joinAnswered(topic, answer) {
+return answer.then(
 (reply) => {
 if (this.#topics.get(topic.name) !== topic || !topic.active) {
 if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
@@ -2104,8 +2149,9 @@ this.flush(topic);
 if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
 } else {
 const error = StatecastError.fromReply(reply, { topic: topic.name });
-this.#report(error, { topic: topic.name });
 topic.markFailed(error);
+if (this.#unclaimed.has(topic)) throw error;
+this.#report(error, { topic: topic.name });
 this.#topics.delete(topic.name);
 throw error;
 }
@@ -2168,8 +2214,13 @@ this.#completeHandshake(handshake);
 },
 );
 }
+const adopted = this.#adopted;
+this.#adopted = new Map();
 for (const topic of [...this.#topics.values()]) {
-if (topic.active && !handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
+if (!topic.active || handshake.resuming?.has(topic)) continue;
+const answer = adopted.get(topic);
+if (answer) this.#joinAnswered(topic, answer).catch(() => {});
+else this.#sendJoin(topic).catch(() => {});
 }
 }
 #greeted(hello) {
@@ -2374,6 +2425,7 @@ if (started) return;
 started = true;
 installConnectionIndicator(client, document);
 binder.bind(document);
+client.leaveUnclaimed();
 if (debug) {
 import("./statecast/debug.js")
 .then(({ installDebugPanel }) => {

@@ -13,7 +13,9 @@
  * the client sends, in one flight, its `hello` (when resuming) and the `join` of every
  * topic not being resumed, without waiting for the server's hello or for any reply.
  * The server handles one socket's messages in order, so each join's snapshot follows
- * its greeting and the resume.
+ * its greeting and the resume. A page's early snippet may have joined its topics
+ * before the runtime loaded: the client adopts those joins (and any snapshot already
+ * received), the page's bindings claim them, and the ones no binding claims are left.
  *
  * @example
  * const client = new Client({ url: "ws://127.0.0.1:8080/ws" });
@@ -84,6 +86,12 @@ export class Client extends Emitter {
   #presence = new Map();
   /** @type {(fn: () => void, ms: number) => unknown} */
   #setTimeout;
+  /** @type {import("./connection.js").EarlySocket | undefined} the early socket, until `start` */
+  #early;
+  /** @type {Map<Topic, Promise<any>>} joins the early socket sent, until its first flight skips them */
+  #adopted = new Map();
+  /** @type {Set<Topic>} topics of early joins that no `join` call has claimed yet */
+  #unclaimed = new Set();
 
   /**
    * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
@@ -91,6 +99,7 @@ export class Client extends Emitter {
   constructor(options) {
     super();
     this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+    this.#early = options.early;
     this.#connection = new Connection({
       ...options,
       onHello: (hello) => this.#greeted(hello),
@@ -121,7 +130,40 @@ export class Client extends Emitter {
 
   /** Opens the connection (idempotent). */
   start() {
+    this.#adoptEarlyJoins();
     this.#connection.start();
+  }
+
+  /**
+   * Makes a topic of each join the early socket sent, before the connection takes the
+   * socket over and replays what the server sent: their snapshots then find them.
+   */
+  #adoptEarlyJoins() {
+    const early = this.#early;
+    this.#early = undefined;
+    if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
+    for (const join of early.joins) {
+      const { ref, topic: name } = join ?? {};
+      if (typeof name !== "string" || name === "" || !Number.isSafeInteger(ref) || this.#topics.has(name)) continue;
+      const topic = new Topic(this, name, undefined);
+      this.#topics.set(name, topic);
+      this.#unclaimed.add(topic);
+      this.#adopted.set(topic, this.#connection.adopt(ref));
+    }
+  }
+
+  /**
+   * Leaves the topics the early socket joined that nothing has claimed with `join`
+   * (the page changed or removed their element before binding). `statecast.js` calls
+   * it once it has bound the document.
+   */
+  leaveUnclaimed() {
+    for (const topic of [...this.#unclaimed]) {
+      this.#unclaimed.delete(topic);
+      if (this.#topics.get(topic.name) !== topic) continue;
+      if (topic.active) topic.leave();
+      else this.#topics.delete(topic.name);
+    }
   }
 
   /** Closes the connection for good; waiting requests reject with `stopped`. */
@@ -155,7 +197,19 @@ export class Client extends Emitter {
   join(name, params) {
     if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
     const existing = this.#topics.get(name);
-    if (existing && existing.active) {
+    if (existing && this.#unclaimed.delete(existing)) {
+      // Joined by the early socket, without params: the first holder takes it over,
+      // with the server's refusal if it came already. One with params joins anew.
+      if (existing.status === "failed") {
+        this.#topics.delete(name);
+        if (params === undefined && existing.error) this.#report(existing.error, { topic: name });
+        if (params === undefined) return existing;
+      } else if (params === undefined) {
+        return existing;
+      } else {
+        existing.leave();
+      }
+    } else if (existing && existing.active) {
       existing.retain();
       if (params !== undefined && !deepEqual(params, existing.params)) {
         existing.rejoin(params).catch(() => {});
@@ -283,7 +337,17 @@ export class Client extends Emitter {
     /** @type {Record<string, unknown>} */
     const message = { op: "join", topic: topic.name };
     if (topic.params !== undefined) message.params = topic.params;
-    return this.#connection.request(message).then(
+    return this.#joinAnswered(topic, this.#connection.request(message));
+  }
+
+  /**
+   * Settles a topic by the server's answer to its join.
+   * @param {Topic} topic
+   * @param {Promise<any>} answer the reply to the join (sent or adopted)
+   * @returns {Promise<void>}
+   */
+  #joinAnswered(topic, answer) {
+    return answer.then(
       (reply) => {
         if (this.#topics.get(topic.name) !== topic || !topic.active) {
           // Left while the join was in flight: the server has joined it, so leave it
@@ -297,8 +361,11 @@ export class Client extends Emitter {
           if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
         } else {
           const error = StatecastError.fromReply(reply, { topic: topic.name });
-          this.#report(error, { topic: topic.name });
           topic.markFailed(error);
+          // An early join nobody has claimed yet keeps its name: the page's own join
+          // takes the failure over and reports it then.
+          if (this.#unclaimed.has(topic)) throw error;
+          this.#report(error, { topic: topic.name });
           this.#topics.delete(topic.name);
           throw error;
         }
@@ -389,8 +456,13 @@ export class Client extends Emitter {
         },
       );
     }
+    const adopted = this.#adopted;
+    this.#adopted = new Map();
     for (const topic of [...this.#topics.values()]) {
-      if (topic.active && !handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
+      if (!topic.active || handshake.resuming?.has(topic)) continue;
+      const answer = adopted.get(topic);
+      if (answer) this.#joinAnswered(topic, answer).catch(() => {});
+      else this.#sendJoin(topic).catch(() => {});
     }
   }
 

@@ -83,6 +83,8 @@ const RESTARTING = 1012;
  * @property {string[]} messages what the server sent before the runtime took the socket over
  * @property {boolean} opened whether its open event fired
  * @property {boolean} closed whether its close event fired (the runtime then opens its own)
+ * @property {{ ref: number, topic: string }[]} [joins] the joins it sent once it was open
+ *   and the document parsed (refs from 1), for the client to adopt
  */
 
 export class Connection {
@@ -199,6 +201,20 @@ export class Connection {
     return new Promise((resolve, reject) => {
       this.#pending.set(ref, { resolve, reject });
       this.#transmit(socket, { op: message.op, ref, ...message });
+    });
+  }
+
+  /**
+   * Takes on a request the page's early snippet sent on the early socket: the reply
+   * carrying `ref` resolves the returned promise as it would `request`'s, and later
+   * requests use higher refs. Call before `start()`, which takes the socket over.
+   * @param {number} ref
+   * @returns {Promise<any>}
+   */
+  adopt(ref) {
+    this.#nextRef = Math.max(this.#nextRef, ref + 1);
+    return new Promise((resolve, reject) => {
+      this.#pending.set(ref, { resolve, reject });
     });
   }
 

@@ -154,6 +154,7 @@ if (inBrowser) {
     started = true;
     installConnectionIndicator(client, document);
     binder.bind(document);
+    client.leaveUnclaimed();
     if (debug) {
       import("./debug.js")
         .then(({ installDebugPanel }) => {

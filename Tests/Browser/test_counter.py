@@ -1,6 +1,8 @@
 """Demo 1 in a real browser: the counter, the nth prime effect and favourite primes."""
 
+import json
 import re
+import uuid
 
 from playwright.sync_api import expect
 
@@ -119,3 +121,33 @@ def test_tabs_in_one_room_share_one_counter_live(server, open_page):
     # A tab without the room keeps its own counter.
     alone = open_page(f"{server.origin}/counter.html")
     expect(alone.locator("#count")).to_have_text("0")
+
+
+
+def test_the_page_joins_its_topic_once_from_the_early_socket(server, context, problems):
+    """The inline snippet at the top of the page joins the topic as soon as its socket is
+    open and the page parsed (after the page's parse-time script named the room); the
+    runtime, held back here until that join is out, adopts it instead of sending another."""
+    room = f"early-{uuid.uuid4().hex[:12]}"
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.messages.append(f"page error: {error}"))
+    sent = []
+    page.on("websocket", lambda socket: socket.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    held = []
+    page.route("**/statecast.js", lambda route: held.append(route))
+    with page.expect_request(lambda request: request.url.endswith("/statecast.js")):
+        page.goto(f"{server.origin}/counter.html?room={room}", wait_until="commit")
+    page.wait_for_function("() => (window.statecastEarlySocket?.joins ?? []).length > 0", timeout=10_000)
+    assert len(held) == 1, "the runtime is still held back"
+    held[0].continue_()
+
+    expect(page.locator("#count")).to_have_text("0")
+    expect(page.locator("[data-sc-topic]")).to_have_class(re.compile(r"\bsc-ready\b"))
+    page.click("#increment")
+    expect(page.locator("#count")).to_have_text("1")
+    joins = [message for message in sent if message.get("op") == "join"]
+    assert [(join["ref"], join["topic"]) for join in joins] == [(1, f"counter/{room}")], sent
+    actions = [message for message in sent if message.get("op") == "action"]
+    assert [action["ref"] for action in actions] == [2], "the runtime's refs follow the early join's"
+    assert not [message for message in sent if message.get("op") == "leave"], sent
+    assert problems.unexpected() == [], "the page reported errors"

@@ -278,6 +278,112 @@ test("an early socket that closed before the runtime loaded is replaced by a new
   assert.equal(client.session, "s3");
 });
 
+/**
+ * An early socket as `early.js` leaves it once open: it sent a join for each of `names`
+ * (refs from 1) and kept what the server sent back.
+ */
+function earlySocketThatJoined(names) {
+  const socket = new network.WebSocket("ws://example.test/ws", "statecast.v1");
+  const early = { socket, messages: [], joins: [], opened: false, closed: false };
+  socket.onopen = () => (early.opened = true);
+  socket.onmessage = (event) => early.messages.push(event.data);
+  socket.open();
+  for (const name of names) {
+    early.joins.push({ ref: early.joins.length + 1, topic: name });
+    socket.send(JSON.stringify({ op: "join", ref: early.joins.length, topic: name }));
+  }
+  return early;
+}
+
+test("joins the early socket sent are adopted: the page gets their state at once and nothing is joined twice", async () => {
+  const early = earlySocketThatJoined(["counter"]);
+  early.socket.hello("s5");
+  early.socket.serverSend({ op: "snapshot", topic: "counter", rev: 3, state: { count: 7 } });
+  early.socket.ok({ ref: 1 });
+  const client = clientWithEarlySocket(early);
+  client.start();
+  const topic = client.join("counter");
+  assert.deepEqual(topic.state, { count: 7 }, "the snapshot that came before the runtime is the topic's state");
+  await settle();
+  assert.equal(topic.status, "joined");
+  assert.equal(early.socket.sentOps("join").length, 1, "the early join is not sent again");
+  const sending = topic.send({ increment: {} });
+  await settle();
+  const [action] = early.socket.sentOps("action");
+  assert.equal(action.ref, 2, "refs continue after the early joins");
+  early.socket.ok(action);
+  await sending;
+});
+
+test("an early join answered after the runtime took the socket over settles its topic", async () => {
+  const early = earlySocketThatJoined(["counter", "todos"]);
+  const client = clientWithEarlySocket(early);
+  client.start();
+  const todos = client.join("todos");
+  const counter = client.join("counter");
+  early.socket.hello("s6");
+  early.socket.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 1 } });
+  early.socket.ok({ ref: 1 });
+  early.socket.fail({ ref: 2 }, "unknown_topic");
+  await settle();
+  assert.deepEqual(counter.state, { count: 1 });
+  assert.equal(counter.status, "joined");
+  assert.equal(todos.status, "failed");
+  assert.equal(early.socket.sentOps("join").length, 2);
+});
+
+test("an early join refused before the page claims it fails the page's topic, reported once", async () => {
+  const early = earlySocketThatJoined(["board/secret"]);
+  early.socket.hello("s9");
+  early.socket.fail({ ref: 1 }, "forbidden");
+  const client = clientWithEarlySocket(early);
+  const errors = [];
+  client.on("error", ({ error }) => errors.push(error.code));
+  client.start();
+  await settle();
+  assert.deepEqual(errors, [], "not reported while nothing on the page asked for it");
+  const topic = client.join("board/secret");
+  assert.equal(topic.status, "failed");
+  assert.deepEqual(errors, ["forbidden"]);
+  await assert.rejects(topic.ready, { code: "forbidden" });
+  assert.equal(early.socket.sentOps("join").length, 1, "not joined again");
+  assert.equal(client.topics.has("board/secret"), false);
+});
+
+test("early joins nothing claims are left; one claimed with params is joined again with them", async () => {
+  const early = earlySocketThatJoined(["counter", "stale", "report"]);
+  early.socket.hello("s7");
+  const client = clientWithEarlySocket(early);
+  client.start();
+  const counter = client.join("counter");
+  const report = client.join("report", { year: 2026 });
+  client.leaveUnclaimed();
+  await settle();
+  for (const ref of [1, 2, 3]) early.socket.ok({ ref });
+  await settle();
+  // "report" is joined again with its params, which replaces the early join: no leave.
+  assert.deepEqual(early.socket.sentOps("leave").map((m) => m.topic), ["stale"]);
+  const joins = early.socket.sentOps("join").slice(3);
+  assert.deepEqual(joins.map((m) => [m.topic, m.params]), [["report", { year: 2026 }]]);
+  assert.equal(counter.status, "joined");
+  assert.deepEqual([...client.topics.keys()].sort(), ["counter", "report"]);
+  assert.equal(report.params.year, 2026);
+});
+
+test("an early socket that closed after joining is replaced, and its topics are joined on the new one", async () => {
+  const early = earlySocketThatJoined(["counter"]);
+  early.closed = true;
+  const client = clientWithEarlySocket(early);
+  client.start();
+  const topic = client.join("counter");
+  network.socket.hello("s8");
+  await settle();
+  assert.equal(network.sockets.length, 2);
+  assert.equal(network.socket.sentOps("join")[0]?.topic, "counter");
+  assert.equal(network.socket.sentOps("join")[0]?.ref, 1);
+  assert.equal(topic.status, "joining");
+});
+
 test("reconnects with growing, capped back-off and resets it after a greeting", async () => {
   client.start();
   const delays = [];
