@@ -8,9 +8,12 @@ several fresh browser contexts (each its own cache, storage and sockets):
 - page load, per demo page, cold (a fresh context) and warm (the same context, a
   second load): HTTP requests that reached the server, DOMContentLoaded, and *live*:
   the moment every `data-sc-topic` element shows its first state (`sc-ready`). Next to
-  them, two floor pages served by the same server: `bench/bare.html` (a button and a
-  number, nothing connected) and `bench/echo.html` (the same with a WebSocket to
-  `/echo`: live when its first echo is on the page).
+  them, three floor pages served by the same server: `bench/bare.html` (a button and a
+  number, nothing connected), `bench/echo.html` (the same with a WebSocket to `/echo`:
+  live when its first echo is on the page), and, for each demo page, its own markup and
+  stylesheets with that echo socket in place of the runtime (generated into a copy of
+  `Public/` at start: what the page's content costs a browser, without Statecast;
+  `× markup` is the demo page's live over its copy's).
 - click → DOM change: a real mouse click on the counter's "+" until the count's text
   has changed (p50, p99), next to the same on the echo page, and their ratio.
 
@@ -70,7 +73,7 @@ LIVE_PROBE = """
     return true;
   };
   const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
-  observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ["class"] });
   document.addEventListener("readystatechange", () => { if (check()) observer.disconnect(); });
 })();
 """
@@ -90,6 +93,30 @@ CLICK_PROBE = """
   }).observe(target, { subtree: true, childList: true, characterData: true });
 }
 """
+
+
+# Replaces the runtime in a copy of a demo page: the page is live when the echo of its
+# first message has come back, as on bench/echo.html.
+ECHO_SCRIPT = """<script>
+  const benchSocket = new WebSocket(`${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/echo`);
+  benchSocket.onopen = () => benchSocket.send("0");
+  benchSocket.onmessage = () => document.documentElement.classList.add("live");
+</script>
+</body>"""
+
+
+def with_markup_floors(public: pathlib.Path, pages: list[str]) -> pathlib.Path:
+    """A copy of `public` with bench/NAME-echo.html for each demo page: the page without
+    the early snippet, the runtime and its own module scripts, with an echo socket."""
+    copy = pathlib.Path(tempfile.mkdtemp(prefix="statecast-bench-public-")) / "Public"
+    shutil.copytree(public, copy)
+    for name in pages:
+        html = (public / f"{name}.html").read_text()
+        html = re.sub(r"<script>(?:(?!</script>).)*statecastEarlySocket(?:(?!</script>).)*</script>\s*", "", html, flags=re.S)
+        html = re.sub(r'<script type="module"[^>]*>.*?</script>\s*', "", html, flags=re.S)
+        assert "statecast.js" not in html and "statecastEarlySocket" not in html, f"{name}.html: update with_markup_floors"
+        (copy / "bench" / f"{name}-echo.html").write_text(html.replace("</body>", ECHO_SCRIPT))
+    return copy
 
 
 def start_server(binary: pathlib.Path, public: pathlib.Path) -> tuple[subprocess.Popen, str, str]:
@@ -151,18 +178,18 @@ def load(context, url: str) -> dict:
 
 
 def measure_loads(browser, base: str, pages: list[str], runs: int) -> dict:
-    results = {}
-    for name, path in pages:
-        cold, warm = [], []
-        for _ in range(runs):
+    """Each run loads every page once, in turn: a change in the machine's load over the
+    bench touches every row alike."""
+    results = {name: {"cold": [], "warm": []} for name, _ in pages}
+    for _ in range(runs):
+        for name, path in pages:
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             context.add_init_script(LIVE_PROBE)
             try:
-                cold.append(load(context, base + path))
-                warm.append(load(context, base + path))
+                results[name]["cold"].append(load(context, base + path))
+                results[name]["warm"].append(load(context, base + path))
             finally:
                 context.close()
-        results[name] = {"cold": cold, "warm": warm}
     return results
 
 
@@ -214,14 +241,17 @@ def main() -> None:
     if not args.bin.exists():
         raise SystemExit(f"{args.bin} not found: swift build -c release --product statecast-demo")
 
-    process, base, data = start_server(args.bin, args.public)
+    pages = [name for name in args.pages.split(",") if name]
+    public = with_markup_floors(args.public, pages)
+    process, base, data = start_server(args.bin, public)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             try:
                 floors = [("bare page", "/bench/bare.html"), ("echo page", "/bench/echo.html")]
-                demos = [(name, f"/{name}.html") for name in args.pages.split(",") if name]
-                loads = measure_loads(browser, base, floors + demos, args.runs)
+                demos = [(name, f"/{name}.html") for name in pages]
+                markups = [(f"{name} markup + echo", f"/bench/{name}-echo.html") for name in pages]
+                loads = measure_loads(browser, base, floors + demos + markups, args.runs)
                 counter = measure_clicks(browser, base, "/counter.html", "#increment", "#count", args.clicks, True)
                 echo = measure_clicks(browser, base, "/bench/echo.html", "#increment", "#count", args.clicks, False)
                 version = browser.version
@@ -231,6 +261,7 @@ def main() -> None:
         process.terminate()
         process.wait()
         shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(public.parent, ignore_errors=True)
 
     floor = median([s["live"] for s in loads["echo page"]["cold"]])
     floor_warm = median([s["live"] for s in loads["echo page"]["warm"]])
@@ -238,12 +269,14 @@ def main() -> None:
     for name, runs in loads.items():
         cold, warm = runs["cold"], runs["warm"]
         cold_live, warm_live = median([s["live"] for s in cold]), median([s["live"] for s in warm])
+        markup = loads.get(f"{name} markup + echo")
         rows.append([
             name,
             f"{median([s['requests'] for s in cold]):.0f}",
             fmt(median([s["dcl"] for s in cold])),
             fmt(cold_live),
             f"{cold_live / floor:.2f}",
+            f"{cold_live / median([s['live'] for s in markup['cold']]):.2f}" if markup else "",
             f"{median([s['requests'] for s in warm]):.0f}",
             fmt(median([s["dcl"] for s in warm])),
             fmt(warm_live),
@@ -252,7 +285,7 @@ def main() -> None:
     print(f"Chromium {version}, {args.runs} fresh contexts per page, medians; times from navigation start")
     print()
     print(table(
-        ["page", "cold req", "cold DCL", "cold live", "× echo", "warm req", "warm DCL", "warm live", "× echo"],
+        ["page", "cold req", "cold DCL", "cold live", "× echo", "× markup", "warm req", "warm DCL", "warm live", "× echo"],
         rows,
     ))
     print()
