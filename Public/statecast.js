@@ -2048,6 +2048,7 @@ if (params === undefined) return existing;
 return existing;
 } else {
 existing.leave();
+if (this.#pendingLeaves.delete(name)) this.#connection.request({ op: "leave", topic: name }).catch(() => {});
 }
 } else if (existing && existing.active) {
 existing.retain();

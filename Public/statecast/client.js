@@ -207,7 +207,11 @@ export class Client extends Emitter {
       } else if (params === undefined) {
         return existing;
       } else {
+        // The server would keep the store the early join opened (a second join of a
+        // joined topic does), so it is left first: the socket carries the leave ahead
+        // of the join with params.
         existing.leave();
+        if (this.#pendingLeaves.delete(name)) this.#connection.request({ op: "leave", topic: name }).catch(() => {});
       }
     } else if (existing && existing.active) {
       existing.retain();
