@@ -1974,6 +1974,8 @@ class Client extends Emitter {
 #early;
 #adopted = new Map();
 #unclaimed = new Set();
+#refusedEarly = new Set();
+#leaveFirst = new Set();
 constructor(options) {
 super();
 this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
@@ -2007,7 +2009,11 @@ this.#early = undefined;
 if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
 for (const join of early.joins) {
 const { ref, topic: name } = join ?? {};
-if (typeof name !== "string" || name === "" || !Number.isSafeInteger(ref) || this.#topics.has(name)) continue;
+if (!Number.isSafeInteger(ref) || ref < 1) continue;
+if (typeof name !== "string" || name === "" || this.#topics.has(name)) {
+this.#connection.adopt(ref).catch(() => {});
+continue;
+}
 const topic = new Topic(this, name, undefined);
 this.#topics.set(name, topic);
 this.#unclaimed.add(topic);
@@ -2015,6 +2021,10 @@ this.#adopted.set(topic, this.#connection.adopt(ref));
 }
 }
 leaveUnclaimed() {
+for (const topic of this.#refusedEarly) {
+if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+}
+this.#refusedEarly.clear();
 for (const topic of [...this.#unclaimed]) {
 this.#unclaimed.delete(topic);
 if (this.#topics.get(topic.name) !== topic) continue;
@@ -2039,16 +2049,23 @@ this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : unde
 join(name, params) {
 if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
 const existing = this.#topics.get(name);
+if (existing && params === undefined && this.#refusedEarly.has(existing)) {
+return existing;
+}
 if (existing && this.#unclaimed.delete(existing)) {
 if (existing.status === "failed") {
+if (params === undefined) {
+if (existing.error) this.#report(existing.error, { topic: name });
+this.#refusedEarly.add(existing);
+return existing;
+}
 this.#topics.delete(name);
-if (params === undefined && existing.error) this.#report(existing.error, { topic: name });
-if (params === undefined) return existing;
 } else if (params === undefined) {
 return existing;
 } else {
-existing.leave();
-if (this.#pendingLeaves.delete(name)) this.#connection.request({ op: "leave", topic: name }).catch(() => {});
+existing.markLeft();
+this.#topics.delete(name);
+this.#leaveFirst.add(name);
 }
 } else if (existing && existing.active) {
 existing.retain();
@@ -2133,6 +2150,9 @@ entry.reject(new StatecastError(error.code, error.message, context));
 );
 }
 #sendJoin(topic) {
+if (this.#leaveFirst.delete(topic.name)) {
+this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
+}
 const message = { op: "join", topic: topic.name };
 if (topic.params !== undefined) message.params = topic.params;
 return this.#joinAnswered(topic, this.#connection.request(message));
@@ -2186,6 +2206,7 @@ this.#handshake = null;
 if (detail?.code === 4000) {
 this.#session = null;
 this.#pendingLeaves.clear();
+this.#leaveFirst.clear();
 }
 for (const topic of this.#topics.values()) topic.markDisconnected();
 this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);

@@ -92,6 +92,10 @@ export class Client extends Emitter {
   #adopted = new Map();
   /** @type {Set<Topic>} topics of early joins that no `join` call has claimed yet */
   #unclaimed = new Set();
+  /** @type {Set<Topic>} early joins refused before the page claimed them, until it is bound */
+  #refusedEarly = new Set();
+  /** @type {Set<string>} names the early socket joined without params, to leave before joining them anew */
+  #leaveFirst = new Set();
 
   /**
    * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
@@ -144,7 +148,13 @@ export class Client extends Emitter {
     if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
     for (const join of early.joins) {
       const { ref, topic: name } = join ?? {};
-      if (typeof name !== "string" || name === "" || !Number.isSafeInteger(ref) || this.#topics.has(name)) continue;
+      if (!Number.isSafeInteger(ref) || ref < 1) continue;
+      if (typeof name !== "string" || name === "" || this.#topics.has(name)) {
+        // Joined already by the page (before `start`): its own join goes out too, and
+        // this one's answer is dropped; its ref stays taken.
+        this.#connection.adopt(ref).catch(() => {});
+        continue;
+      }
       const topic = new Topic(this, name, undefined);
       this.#topics.set(name, topic);
       this.#unclaimed.add(topic);
@@ -158,6 +168,10 @@ export class Client extends Emitter {
    * it once it has bound the document.
    */
   leaveUnclaimed() {
+    for (const topic of this.#refusedEarly) {
+      if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+    }
+    this.#refusedEarly.clear();
     for (const topic of [...this.#unclaimed]) {
       this.#unclaimed.delete(topic);
       if (this.#topics.get(topic.name) !== topic) continue;
@@ -197,21 +211,31 @@ export class Client extends Emitter {
   join(name, params) {
     if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
     const existing = this.#topics.get(name);
+    if (existing && params === undefined && this.#refusedEarly.has(existing)) {
+      // Another holder, while the page is bound, of an early join refused before the
+      // page asked: it shares the failed handle, as holders of one join in flight do.
+      return existing;
+    }
     if (existing && this.#unclaimed.delete(existing)) {
       // Joined by the early socket, without params: the first holder takes it over,
-      // with the server's refusal if it came already. One with params joins anew.
+      // with the server's refusal if it came already (reported now, once). One with
+      // params joins anew.
       if (existing.status === "failed") {
+        if (params === undefined) {
+          if (existing.error) this.#report(existing.error, { topic: name });
+          this.#refusedEarly.add(existing);
+          return existing;
+        }
         this.#topics.delete(name);
-        if (params === undefined && existing.error) this.#report(existing.error, { topic: name });
-        if (params === undefined) return existing;
       } else if (params === undefined) {
         return existing;
       } else {
         // The server would keep the store the early join opened (a second join of a
-        // joined topic does), so it is left first: the socket carries the leave ahead
-        // of the join with params.
-        existing.leave();
-        if (this.#pendingLeaves.delete(name)) this.#connection.request({ op: "leave", topic: name }).catch(() => {});
+        // joined topic does): the new topic's join is sent after a leave of it, on
+        // whichever socket carries that join.
+        existing.markLeft();
+        this.#topics.delete(name);
+        this.#leaveFirst.add(name);
       }
     } else if (existing && existing.active) {
       existing.retain();
@@ -338,6 +362,9 @@ export class Client extends Emitter {
    * @returns {Promise<void>}
    */
   #sendJoin(topic) {
+    if (this.#leaveFirst.delete(topic.name)) {
+      this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
+    }
     /** @type {Record<string, unknown>} */
     const message = { op: "join", topic: topic.name };
     if (topic.params !== undefined) message.params = topic.params;
@@ -418,6 +445,7 @@ export class Client extends Emitter {
       if (detail?.code === 4000) {
         this.#session = null;
         this.#pendingLeaves.clear();
+        this.#leaveFirst.clear();
       }
       for (const topic of this.#topics.values()) topic.markDisconnected();
       // A restarting server (1012) is back within a second: the page shows that it is

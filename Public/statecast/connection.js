@@ -69,7 +69,8 @@ const RESTARTING = 1012;
  * @property {() => number} [random]
  * @property {number} [handshakeTimeout] ms from opening a socket to the server's hello (8000)
  * @property {EarlySocket} [early] a socket the page opened before the runtime loaded: the
- *   first socket, if it has not closed meanwhile
+ *   first socket, if it has not closed meanwhile. A `Client` adopts the joins it sent;
+ *   its host calls `client.leaveUnclaimed()` once the page's own joins are made.
  * @property {(fn: () => void, ms: number) => any} [setTimeout]
  * @property {(id: any) => void} [clearTimeout]
  */

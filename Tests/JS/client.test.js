@@ -346,8 +346,46 @@ test("an early join refused before the page claims it fails the page's topic, re
   assert.equal(topic.status, "failed");
   assert.deepEqual(errors, ["forbidden"]);
   await assert.rejects(topic.ready, { code: "forbidden" });
+  assert.equal(client.join("board/secret"), topic, "a second holder (a page's module, then its binding) shares it");
+  client.leaveUnclaimed();
+  await settle();
+  assert.deepEqual(errors, ["forbidden"], "reported once");
   assert.equal(early.socket.sentOps("join").length, 1, "not joined again");
-  assert.equal(client.topics.has("board/secret"), false);
+  assert.equal(client.topics.has("board/secret"), false, "forgotten once the page is bound");
+});
+
+test("a page that joined before the runtime started keeps its join; the early join's ref stays taken", async () => {
+  const early = earlySocketThatJoined(["counter", "account"]);
+  early.socket.hello("s10");
+  const client = clientWithEarlySocket(early);
+  const account = client.join("account");
+  client.start();
+  await settle();
+  const joins = early.socket.sentOps("join");
+  assert.deepEqual(joins.map((m) => [m.topic, m.ref]), [["counter", 1], ["account", 2], ["account", 3]]);
+  early.socket.ok({ ref: 2 });
+  early.socket.serverSend({ op: "snapshot", topic: "account", rev: 1, state: { name: "Ada" } });
+  early.socket.ok({ ref: 3 });
+  await settle();
+  assert.equal(account.status, "joined");
+  assert.deepEqual(account.state, { name: "Ada" });
+});
+
+test("a topic claimed with params while the socket is down is left before it is joined again on the next one", async () => {
+  const early = earlySocketThatJoined(["report"]);
+  early.socket.hello("s11");
+  early.socket.ok({ ref: 1 });
+  const client = clientWithEarlySocket(early);
+  client.start();
+  await settle();
+  early.socket.serverClose(1006);
+  const report = client.join("report", { year: 2026 });
+  timers.runNext();
+  network.socket.open();
+  await settle();
+  const flight = network.socket.sent.map((m) => [m.op, m.topic, m.params]);
+  assert.deepEqual(flight.slice(-2), [["leave", "report", undefined], ["join", "report", { year: 2026 }]]);
+  assert.equal(report.status, "joining");
 });
 
 test("early joins nothing claims are left; one claimed with params is joined again with them", async () => {
