@@ -17,6 +17,10 @@ several fresh browser contexts (each its own cache, storage and sockets):
 - click → DOM change: a real mouse click on the counter's "+" until the count's text
   has changed (p50, p99), next to the same on the echo page, and their ratio.
 
+The server runs at real-time priority (`chrt -f 10`) where this user may: on a machine
+with few cores it would otherwise now and then wait for a core behind Chromium's
+processes, which a server of its own never does (`--server-priority normal` to compare).
+
 Times are measured inside the page (`performance.now()`, navigation start = 0): a
 capturing `click` listener on the window marks the click, a MutationObserver marks the
 changed DOM. Not part of the test suites; run it on a quiet machine:
@@ -119,10 +123,18 @@ def with_markup_floors(public: pathlib.Path, pages: list[str]) -> pathlib.Path:
     return copy
 
 
-def start_server(binary: pathlib.Path, public: pathlib.Path) -> tuple[subprocess.Popen, str, str]:
+def realtime_prefix() -> list[str]:
+    """`chrt -f 10` where this user may use it (root, or CAP_SYS_NICE), else nothing."""
+    chrt = shutil.which("chrt")
+    if chrt and subprocess.run([chrt, "-f", "10", "true"], capture_output=True).returncode == 0:
+        return [chrt, "-f", "10"]
+    return []
+
+
+def start_server(binary: pathlib.Path, public: pathlib.Path, prefix: list[str]) -> tuple[subprocess.Popen, str, str]:
     data = tempfile.mkdtemp(prefix="statecast-bench-data-")
     process = subprocess.Popen(
-        [str(binary), "--port", "0", "--public", str(public), "--data", data, "--echo"],
+        [*prefix, str(binary), "--port", "0", "--public", str(public), "--data", data, "--echo"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -237,13 +249,18 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=300, help="timed clicks per page (≥ 200)")
     parser.add_argument("--pages", default=",".join(DEMO_PAGES), help="comma-separated demo pages")
     parser.add_argument("--json", type=pathlib.Path, help="also write the raw samples here")
+    parser.add_argument(
+        "--server-priority", choices=["realtime", "normal"], default="realtime",
+        help="realtime (default, where permitted): the server never waits for a core behind the browser's processes",
+    )
     args = parser.parse_args()
     if not args.bin.exists():
         raise SystemExit(f"{args.bin} not found: swift build -c release --product statecast-demo")
 
     pages = [name for name in args.pages.split(",") if name]
     public = with_markup_floors(args.public, pages)
-    process, base, data = start_server(args.bin, public)
+    prefix = realtime_prefix() if args.server_priority == "realtime" else []
+    process, base, data = start_server(args.bin, public, prefix)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -283,6 +300,7 @@ def main() -> None:
             f"{warm_live / floor_warm:.2f}",
         ])
     print(f"Chromium {version}, {args.runs} fresh contexts per page, medians; times from navigation start")
+    print(f"server scheduling: {'real-time (' + ' '.join(prefix[1:]) + ')' if prefix else 'normal'}")
     print()
     print(table(
         ["page", "cold req", "cold DCL", "cold live", "× echo", "× markup", "warm req", "warm DCL", "warm live", "× echo"],
