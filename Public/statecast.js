@@ -2129,7 +2129,9 @@ this.#pendingLeaves.add(topic.name);
 #sendLeave(name) {
 this.#connection.request({ op: "leave", topic: name }).then(
 () => this.#pendingLeaves.delete(name),
-() => this.#pendingLeaves.add(name),
+() => {
+if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
+},
 );
 }
 #sendAction(topic, entry) {

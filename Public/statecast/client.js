@@ -330,7 +330,12 @@ export class Client extends Emitter {
   #sendLeave(name) {
     this.#connection.request({ op: "leave", topic: name }).then(
       () => this.#pendingLeaves.delete(name),
-      () => this.#pendingLeaves.add(name),
+      () => {
+        // The socket dropped before the answer: leave on the next one, unless the name
+        // was joined again meanwhile (that join, sent after this leave, is the one to
+        // keep; the next socket joins it again).
+        if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
+      },
     );
   }
 

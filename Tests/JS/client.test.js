@@ -680,6 +680,29 @@ test("leave sends leave, rejects waiting actions and ignores later messages", as
   assert.equal(counter.state.count, 0);
 });
 
+test("a topic left and joined again before the socket drops stays joined on the next socket", async () => {
+  const socket = await connect("old");
+  const first = await joined("counter", { count: 1 }, 7);
+  first.leave();
+  const again = client.join("counter");
+  assert.deepEqual(socket.sent.slice(-2).map((m) => [m.op, m.topic]), [["leave", "counter"], ["join", "counter"]]);
+  socket.serverClose(1006);
+  await settle();
+  timers.runNext();
+  const next = network.socket;
+  next.open();
+  next.hello("fresh");
+  await settle();
+  const join = next.sentOps("join").find((m) => m.topic === "counter");
+  assert.ok(join, "joined again on the next socket");
+  if (next.sentOps("hello").length > 0) next.ok(next.sentOps("hello")[0], { session: "old", resumed: true });
+  next.serverSend({ op: "snapshot", topic: "counter", rev: 1, state: { count: 0 } });
+  next.ok(join);
+  await settle();
+  assert.deepEqual(next.sentOps("leave"), [], "the earlier leave is not sent after the new join");
+  assert.equal(again.status, "joined");
+});
+
 test("joins of one name share a handle; the last leave leaves", async () => {
   const socket = await connect();
   const a = await joined();
