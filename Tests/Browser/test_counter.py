@@ -123,7 +123,6 @@ def test_tabs_in_one_room_share_one_counter_live(server, open_page):
     expect(alone.locator("#count")).to_have_text("0")
 
 
-
 def test_the_page_joins_its_topic_once_from_the_early_socket(server, context, problems):
     """The inline snippet at the top of the page joins the topic as soon as its socket is
     open and the page parsed (after the page's parse-time script named the room); the

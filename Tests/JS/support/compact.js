@@ -33,8 +33,6 @@ export function compact(source) {
   /** @type {string[]} */
   const lines = [];
   let line = "";
-  /** Whether the current line began in code (its indentation may go) or in a template. */
-  let lineInCode = true;
   /** The brace depth at each open `${` of the templates we are inside. */
   const templates = [];
   let depth = 0;
@@ -51,7 +49,6 @@ export function compact(source) {
       if (trimmed !== "") lines.push(trimmed);
     }
     line = "";
-    lineInCode = !inTemplate;
   };
   const fail = (what) => {
     throw new Error(`compact: ${what} at line ${source.slice(0, i).split("\n").length}`);
