@@ -32,6 +32,12 @@ static const uint64_t statecast_option_disable_ipv6 = LWS_SERVER_OPTION_DISABLE_
 /// answers both itself, in HTTP/1.1.
 static const uint64_t statecast_option_fallback_to_raw = LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG;
 
+/// The opcode of a close frame for `lws_write`. lws 4.1 keeps `LWS_WRITE_CLOSE` out of its
+/// public `enum lws_write_protocol` (its own close goes through `lws_close_reason`), but
+/// that close hangs up right after writing the frame; the server writes its close frame
+/// itself and keeps reading until the peer answers (see the transport's lingering close).
+static const enum lws_write_protocol statecast_write_close = (enum lws_write_protocol)4;
+
 /// What lws keeps for each server-side WebSocket connection (`per_session_data_size`).
 ///
 /// lws allocates and zeroes this memory and frees it without running any deinitializer,
@@ -42,8 +48,9 @@ struct statecast_session {
   uint64_t connection;
   /// Which endpoint the upgrade was accepted for (the transport's `Endpoint` raw value).
   uint32_t endpoint;
-  /// Set once a connection is being closed by the server and only waits for the peer:
-  /// what it still sends is read and discarded (a lingering close).
+  /// Set once the server has sent its close frame (or, on a raw socket, its answer) and
+  /// only waits for the peer: what it still sends is read and discarded until it
+  /// answers the close or hangs up (a lingering close).
   uint32_t closing;
 };
 

@@ -44,6 +44,11 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     case LWS_CALLBACK_RECEIVE:
       defer { wakeConnections() }
       return received(wsi, session: user, input, length)
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+      // The peer's close frame. After the server's own close frame it is the answer the
+      // lingering close waited for: hang up now (nothing follows it). Otherwise lws
+      // answers it with a close frame of its own, as RFC 6455 asks.
+      return isClosing(user) ? 1 : 0
     case LWS_CALLBACK_SERVER_WRITEABLE:
       defer { wakeConnections() }
       return writeable(wsi, session: user)
@@ -243,8 +248,9 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   }
 
   /// Reassembles fragments into whole messages and enforces the inbound rules: binary →
-  /// 1003, too large → handler (or 1009 on `/echo`). lws itself has already closed with
-  /// 1007 on invalid UTF-8. Service thread.
+  /// 1003, too large → handler (or 1009 on `/echo`); the rest of a refused message, and
+  /// anything after the server's close frame, is read and discarded. lws itself has
+  /// already closed with 1007 on invalid UTF-8. Service thread.
   private func received(
     _ wsi: OpaquePointer, session: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int
   ) -> Int32 {
@@ -255,19 +261,20 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     service.heard(id)
     let slot = Int(id.slot)
     let isEcho = session.pointee.endpoint == Endpoint.echo.rawValue
-    if service.inbound[slot].rejected { return 0 }
+    if session.pointee.closing != 0 || service.inbound[slot].rejected { return 0 }
 
     let isBinary = lws_frame_is_binary(wsi) != 0
     if isBinary && !isEcho {
-      CloseFrame.setReason(wsi, code: 1003, reason: "binary messages are not accepted")
-      return -1
+      service.inbound[slot] = InboundMessage(rejected: true)
+      table.requestClose(id, code: 1003, reason: "binary messages are not accepted")
+      return 0
     }
     let limit = isEcho ? configuration.echoMaxMessageSize : configuration.maxMessageSize
     if service.inbound[slot].bytes.count + length > limit {
       service.inbound[slot] = InboundMessage(rejected: true)
       if isEcho {
-        CloseFrame.setReason(wsi, code: 1009, reason: "message too big")
-        return -1
+        table.requestClose(id, code: 1009, reason: "message too big")
+        return 0
       }
       service.handler?.transportRejectedTooLarge(id)
       return 0
@@ -303,7 +310,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   /// Service thread.
   private func writeable(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
     guard let session = session?.assumingMemoryBound(to: statecast_session.self),
-      session.pointee.connection != 0
+      session.pointee.connection != 0, session.pointee.closing == 0
     else { return 0 }
     let id = ConnectionID(rawValue: session.pointee.connection)
     let tellsHandler = session.pointee.endpoint == Endpoint.statecast.rawValue
@@ -324,9 +331,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       case .idle:
         return 0
       case .close(let close):
-        CloseFrame.setReason(wsi, code: close.code, reason: close.reason)
         counters.closed(code: close.code)
-        return -1
+        return beginLingeringClose(wsi, session: session, code: close.code, reason: close.reason)
       case .frame(let frame, let drained, let more):
         let kind = frame.kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
         if lws_write(wsi, frame.writablePayload, frame.count, kind) < 0 { return -1 }
@@ -380,6 +386,38 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   /// reading and discarding what it still sends, before it is closed anyway.
   static let lingerSeconds = 2
 
+  /// Writes the server's close frame and keeps the connection open, reading and
+  /// discarding, until the peer answers with its own close frame or hangs up, for at
+  /// most ``lingerSeconds``.
+  ///
+  /// Why not lws' own close: after writing the close frame, lws 4.1 reads once and then
+  /// closes the socket. A peer that is still sending (the rest of an oversized message,
+  /// a burst of bad ones) then has bytes in flight to a closed socket, the kernel
+  /// answers them with a reset, and the reset destroys what the peer had not read yet:
+  /// the error reply and the close frame itself. Service thread, in `SERVER_WRITEABLE`
+  /// (so nothing of lws' own is buffered ahead of the frame).
+  private func beginLingeringClose(
+    _ wsi: OpaquePointer, session: UnsafeMutablePointer<statecast_session>, code: UInt16, reason: String
+  ) -> Int32 {
+    let code = CloseFrame.sendableCode(code)
+    let pre = Int(statecast_lws_pre)
+    var frame = [UInt8](repeating: 0, count: pre) + [UInt8(code >> 8), UInt8(code & 0xff)]
+    frame += CloseFrame.reasonBytes(reason)
+    let length = frame.count - pre
+    let written = frame.withUnsafeMutableBufferPointer { buffer in
+      lws_write(wsi, buffer.baseAddress! + pre, length, statecast_write_close)
+    }
+    if written < 0 { return -1 }
+    session.pointee.closing = 1
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
+    return 0
+  }
+
+  /// Whether the server has sent its close frame on this connection. Service thread.
+  private func isClosing(_ session: UnsafeMutableRawPointer?) -> Bool {
+    session?.assumingMemoryBound(to: statecast_session.self).pointee.closing == 1
+  }
+
   /// How many frames one `SERVER_WRITEABLE` may write before yielding to other sockets.
   private static let writesPerWriteable = 16
 
@@ -395,7 +433,6 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       if let kill = wake.kill {
         // The backlog is already dropped: the next `SERVER_WRITEABLE` writes the close
         // frame. A peer that reads nothing at all is closed without one after the linger.
-        CloseFrame.setReason(wsi, code: kill.code, reason: kill.reason)
         counters.closed(code: kill.code)
         counters.collapsed()
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.lingerSeconds))
