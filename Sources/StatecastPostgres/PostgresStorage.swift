@@ -26,14 +26,15 @@ public final class PostgresStorage: StateStorage {
   public let node: String
   let client: PostgresClient
   let logger: Logger
-  let writer: PostgresGroupCommit
+  let writer: GroupCommit
 
   init(node: String, client: PostgresClient, snapshotInterval: Int, logger: Logger) {
     self.node = node
     self.client = client
     self.logger = logger
-    writer = PostgresGroupCommit(
+    let batch = PostgresJournalBatch(
       node: node, client: client, snapshotInterval: Int64(max(1, snapshotInterval)), logger: logger)
+    writer = GroupCommit(writeBatch: { try await batch.write($0) }, failure: { StorageError(postgres: $0) })
   }
 
   public var counters: StorageCounters { writer.counters }

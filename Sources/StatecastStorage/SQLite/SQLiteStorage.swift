@@ -31,7 +31,7 @@ public final class SQLiteStorage: StateStorage {
   /// The database file.
   public let path: String
   let database: DatabasePool
-  let writer: GroupCommitWriter
+  let writer: GroupCommit
   let now: @Sendable () -> Date
 
   /// Opens (creating it if needed) `statecast.sqlite` in `directory`, creating the
@@ -61,8 +61,16 @@ public final class SQLiteStorage: StateStorage {
     } catch {
       throw StorageError.cannotOpen(path: path, reason: "\(StorageError(error))")
     }
-    writer = GroupCommitWriter(
-      database: database, snapshotInterval: Int64(max(1, options.snapshotInterval)), now: options.now
+    let (pool, interval, now) = (database, Int64(max(1, options.snapshotInterval)), options.now)
+    // One transaction per batch on GRDB's writer queue: one fsync for every room in it.
+    writer = GroupCommit(
+      writeBatch: { entries in
+        let time = now().timeIntervalSince1970
+        return try await pool.write { db in
+          try JournalBatch.write(entries, in: db, snapshotInterval: interval, now: time)
+        }
+      },
+      failure: { StorageError($0) }
     )
   }
 
