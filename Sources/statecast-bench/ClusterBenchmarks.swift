@@ -92,7 +92,8 @@ func runClusterBenchmarks() async throws {
     onFollower.close()
   }
   for (topic, name) in [("tally/fan-out", "in memory"), ("counter/fan-out", "durable")] {
-    let room = try await Room.open(urls: urls, topic: topic, members: 300, client: client)
+    let members = benchSize(300, minimum: 12)
+    let room = try await Room.open(urls: urls, topic: topic, members: members, client: client)
     var delivered: [Double] = []
     for ref in 1...70 {
       let (_, toLast) = try await room.act(ref: ref)
@@ -100,7 +101,7 @@ func runClusterBenchmarks() async throws {
     }
     rows.append(
       BenchRow(
-        name: "300 members on 3 servers, last has the patch, \(name)",
+        name: "\(members) members on 3 servers, last has the patch, \(name)",
         columns: [
           ("p50", formatDuration(nanoseconds: percentile(delivered, 0.5))),
           ("p99", formatDuration(nanoseconds: percentile(delivered, 0.99))), ("forwarding adds p50", "-"),

@@ -19,18 +19,19 @@ func runConnectionBenchmarks() async throws {
   let hardLimit = raiseDescriptorLimitToHard()
   let most = hardLimit - 300
   var rows: [BenchRow] = []
-  for ping in [20, 2] {
+  for ping in isQuickRun ? [20] : [20, 2] {
     let server = try ConnectionBenchServer.start(pingSeconds: ping)
     let herd = try IdleHerd(port: server.port)
-    for count in [1_000, 10_000, most] where count <= most && herd.count < count {
+    let counts = isQuickRun ? [benchSize(1_000, minimum: 20)] : [1_000, 10_000, most]
+    for count in counts where count <= most && herd.count < count {
       // A refusal before `count` (a server-side limit) measures what is open.
       _ = herd.growUntilRefused(atMost: count)
       // Past one session save (every 2 s), which writes the sessions that just opened:
       // what is measured is the cost of connections that stay idle.
-      try await Task.sleep(for: .seconds(3))
-      let cpu = server.cpuShare(over: 5)
+      try await Task.sleep(for: .seconds(benchSeconds(3)))
+      let cpu = server.cpuShare(over: benchSeconds(5))
       // A fresh client the server refuses (at its limit) is a row too, not the end.
-      let latency = try? await freshClientLatency(port: server.port, samples: 20)
+      let latency = try? await freshClientLatency(port: server.port, samples: benchSize(20, minimum: 3))
       rows.append(
         BenchRow(
           name: "\(herd.count) idle, ping every \(ping) s",
@@ -43,7 +44,7 @@ func runConnectionBenchmarks() async throws {
             ("max", latency.map { formatDuration(nanoseconds: $0.max() ?? 0) } ?? "-"),
           ]))
     }
-    if ping == 20 {
+    if ping == 20 && !isQuickRun {
       // At the limit: keep connecting until the server refuses, then measure again.
       let refusedAt = herd.growUntilRefused(atMost: hardLimit - 50)
       try await Task.sleep(for: .seconds(3))

@@ -32,7 +32,8 @@ func runDurableBenchmarks() async throws {
   var rows: [BenchRow] = []
   var sequential: [String: Double] = [:]
   for kind in ["memory", "durable"] {
-    let samples = try await sequentialRoundTrips(url: url, topic: "\(kind)/seq", client: client, count: 400)
+    let samples = try await sequentialRoundTrips(
+      url: url, topic: "\(kind)/seq", client: client, count: benchSize(400, minimum: 20))
     sequential[kind] = percentile(samples, 0.5)
     rows.append(
       BenchRow(
@@ -48,7 +49,8 @@ func runDurableBenchmarks() async throws {
   for kind in ["memory", "durable"] {
     let before = storage.counters.commits
     let (actions, seconds) = try await concurrentActions(
-      url: url, topic: "\(kind)/many", client: client, clients: 100, perClient: 100)
+      url: url, topic: "\(kind)/many", client: client, clients: benchSize(100, minimum: 4),
+      perClient: benchSize(100, minimum: 4))
     let commits = storage.counters.commits - before
     throughput[kind] = Double(actions) / seconds
     rows.append(

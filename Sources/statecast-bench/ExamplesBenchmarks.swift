@@ -8,7 +8,7 @@ import StatecastExamples
 /// projection (what the server does per browser action before encoding), and the
 /// nth-prime computation behind the counter's largest question. Medians of several runs.
 func runExamplesBenchmarks() async throws {
-  let runs = 7
+  let runs = benchSize(7)
   var rows: [BenchRow] = []
 
   let router = Music.Rules.router(for: .sample)
@@ -16,20 +16,21 @@ func runExamplesBenchmarks() async throws {
     "/music", "/music/artist/42?song=7", "/music/artist/42", "/music/album/9", "/music/nowhere/1",
   ].map(DeepLink.init)
   rows.append(
-    measure(name: "music rules: route a parsed link", operations: 1_000_000, runs: runs) { count in
+    measure(name: "music rules: route a parsed link", operations: benchSize(1_000_000), runs: runs) { count in
       var matched = 0
       for index in 0..<count where router.evaluate(links[index % links.count]) != nil { matched += 1 }
       precondition(matched == count, "every link must reach a screen")
     })
   let paths = ["/music/artist/42?song=7", "/music/album/9", "/music/nowhere"]
   rows.append(
-    measure(name: "music rules: parse and route a path", operations: 500_000, runs: runs) { count in
+    measure(name: "music rules: parse and route a path", operations: benchSize(500_000), runs: runs) {
+      count in
       for index in 0..<count { _ = router.evaluate(DeepLink(paths[index % paths.count])) }
     })
 
   let music = Music.Dependencies.live()
   rows.append(
-    await measureAsync(name: "music: open + view", operations: 200_000, runs: runs) { count in
+    await measureAsync(name: "music: open + view", operations: benchSize(200_000), runs: runs) { count in
       let store = Music.makeStore(dependencies: music)
       for index in 0..<count {
         await store.send(.client(.open(path: paths[index % paths.count])))
@@ -41,7 +42,8 @@ func runExamplesBenchmarks() async throws {
   let drawing = AnnotationFilters.Dependencies.live()
   let kinds = drawing.groups.flatMap(\.kinds).map(\.id)
   rows.append(
-    await measureAsync(name: "annotation filters: toggle + view", operations: 200_000, runs: runs) { count in
+    await measureAsync(name: "annotation filters: toggle + view", operations: benchSize(200_000), runs: runs)
+    { count in
       let store = AnnotationFilters.makeStore(dependencies: drawing)
       for index in 0..<count {
         await store.send(.client(.toggle(kind: kinds[index % kinds.count])))
@@ -51,7 +53,8 @@ func runExamplesBenchmarks() async throws {
     })
 
   rows.append(
-    await measureAsync(name: "fasting timer: reduce + view", operations: 500_000, runs: runs) { count in
+    await measureAsync(name: "fasting timer: reduce + view", operations: benchSize(500_000), runs: runs) {
+      count in
       var state = FastingTimer.State(phase: .fasting(elapsedSeconds: 0), fastNumber: 1)
       for _ in 0..<count {
         _ = FastingTimer.reducer.reduce(into: &state, action: .timerTicked(fast: 1))

@@ -12,13 +12,15 @@ import StatecastServer
 /// has been queued to every member. "last member has it" is until the slowest member's
 /// socket has read the patch.
 func runRoomBenchmarks() async throws {
-  let members = 1_000
+  let members = benchSize(1_000, minimum: 20)
   var configuration = ServerConfiguration()
   configuration.port = 0
   configuration.publicDirectory = nil
   configuration.actionBurst = 10_000_000
   configuration.actionsPerSecond = 10_000_000
   configuration.maxPendingInboundBytes = 64 << 20
+  // Every member connects from 127.0.0.1.
+  configuration.maxConnectionsPerAddress = 4_096
   let server = StatecastServer(
     configuration: configuration,
     routes: [
@@ -51,7 +53,7 @@ func runRoomBenchmarks() async throws {
           ("p99", formatDuration(nanoseconds: percentile(delivered, 0.99))),
         ]))
     if topic == "shared/1" {
-      let churn = try await room.churn(url: url, client: client, changes: 200)
+      let churn = try await room.churn(url: url, client: client, changes: benchSize(200, minimum: 4))
       rows.append(
         BenchRow(
           name: "a member joins or leaves (presence to \(members))",

@@ -29,11 +29,13 @@ private func runRoundTrips() async throws {
   let url = "ws://127.0.0.1:\(port)/ws"
 
   let floor = try await measureEchoFloor(
-    url: "ws://127.0.0.1:\(port)/echo", iterations: 20_000, warmup: 2_000)
-  let counter = try await measureActionRoundTrips(url: url, topic: "counter", iterations: 20_000) { _ in
+    url: "ws://127.0.0.1:\(port)/echo", iterations: benchSize(20_000), warmup: benchSize(2_000))
+  let counter = try await measureActionRoundTrips(url: url, topic: "counter", iterations: benchSize(20_000)) {
+    _ in
     #"{"increment":{}}"#
   }
-  let table = try await measureActionRoundTrips(url: url, topic: "table", iterations: 5_000) { ref in
+  let table = try await measureActionRoundTrips(url: url, topic: "table", iterations: benchSize(5_000)) {
+    ref in
     #"{"rename":{"index":\#(ref % BenchTable.rowCount),"title":"renamed \#(ref)"}}"#
   }
   await server.shutdown()

@@ -12,10 +12,17 @@ import StatecastStorage
 /// The last case goes end to end: durable stores, each send awaited until committed.
 func runStorageBenchmarks() async throws {
   var rows: [BenchRow] = []
-  rows.append(try await measureAppends(name: "append, 1 writer", writers: 1, appendsPerWriter: 400))
-  rows.append(try await measureAppends(name: "append, 100 writers", writers: 100, appendsPerWriter: 40))
   rows.append(
-    try await measureDurableStores(name: "durable store send, 100 rooms", rooms: 100, actionsPerRoom: 40))
+    try await measureAppends(
+      name: "append, 1 writer", writers: 1, appendsPerWriter: benchSize(400, minimum: 10)))
+  rows.append(
+    try await measureAppends(
+      name: "append, 100 writers", writers: benchSize(100, minimum: 4),
+      appendsPerWriter: benchSize(40, minimum: 4)))
+  rows.append(
+    try await measureDurableStores(
+      name: "durable store send, 100 rooms", rooms: benchSize(100, minimum: 4),
+      actionsPerRoom: benchSize(40, minimum: 4)))
   printTable("storage: durable appends (SQLite, WAL, synchronous = FULL)", rows)
 }
 

@@ -7,17 +7,11 @@ import Statecast
 /// group), and 1,000 tasks sending at once (contention on the store's executor).
 /// Each case is run several times and the median is reported.
 func runStoreBenchmarks() async throws {
-  let runs = 7
+  let runs = benchSize(7)
   var rows: [BenchRow] = []
 
   rows.append(
-    await measureStore(name: "no effects, 1 sender", actions: 2_000_000, runs: runs) { store, count in
-      for _ in 0..<count { await store.send(.increment) }
-    }
-  )
-
-  rows.append(
-    await measureStore(name: "no effects, 1 observer", actions: 2_000_000, runs: runs, observed: true) {
+    await measureStore(name: "no effects, 1 sender", actions: benchSize(2_000_000), runs: runs) {
       store, count in
       for _ in 0..<count { await store.send(.increment) }
     }
@@ -25,7 +19,16 @@ func runStoreBenchmarks() async throws {
 
   rows.append(
     await measureStore(
-      name: "1 middleware, 1 sender", actions: 200_000, runs: runs,
+      name: "no effects, 1 observer", actions: benchSize(2_000_000), runs: runs, observed: true
+    ) {
+      store, count in
+      for _ in 0..<count { await store.send(.increment) }
+    }
+  )
+
+  rows.append(
+    await measureStore(
+      name: "1 middleware, 1 sender", actions: benchSize(200_000), runs: runs,
       middlewares: [Middleware { _, _ in nil }]
     ) { store, count in
       var tasks: [StoreTask] = []
@@ -36,7 +39,8 @@ func runStoreBenchmarks() async throws {
   )
 
   rows.append(
-    await measureStore(name: "no effects, 1,000 senders", actions: 2_000_000, runs: runs) { store, count in
+    await measureStore(name: "no effects, 1,000 senders", actions: benchSize(2_000_000), runs: runs) {
+      store, count in
       let senders = 1_000
       await withDiscardingTaskGroup { group in
         for _ in 0..<senders {

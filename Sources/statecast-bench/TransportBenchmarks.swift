@@ -55,6 +55,8 @@ func runTransportBenchmarks() async throws {
   var configuration = TransportConfiguration(port: 0)
   configuration.echo = true
   configuration.outboundHardLimit = 64 * 1_048_576
+  // Every client of the broadcast connects from 127.0.0.1.
+  configuration.maxConnectionsPerAddress = 4_096
   let transport = WebSocketTransport(configuration: configuration, handler: recorder)
   let port = try transport.start()
   var rows: [BenchRow] = []

@@ -1,7 +1,8 @@
 import Foundation
 
-/// `statecast-bench [section ...]`: runs the named sections (all when none is named)
-/// and prints one table per section. Build with `-c release`.
+/// `statecast-bench [--quick] [section ...]`: runs the named sections (all when none is
+/// named) and prints one table per section. Build with `-c release`; `--quick` only
+/// proves that every section still runs (see ``isQuickRun``).
 ///
 /// Each section lives in its own file and registers itself here by name.
 let sections: [(name: String, run: () async throws -> Void)] = [
@@ -17,7 +18,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("cluster", runClusterBenchmarks),
 ]
 
-let requested = Set(CommandLine.arguments.dropFirst())
+let requested = Set(CommandLine.arguments.dropFirst().filter { $0 != "--quick" })
 let unknown = requested.subtracting(sections.map(\.name))
 if !unknown.isEmpty {
   print(
