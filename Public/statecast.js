@@ -1542,6 +1542,75 @@ if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2
 return bytes;
 }
 
+// ---- statecast/early-joins.js ----
+
+class EarlyJoins {
+#early;
+#host;
+#answers = new Map();
+#unclaimed = new Set();
+#refused = new Set();
+#leaveFirst = new Set();
+constructor(early, host) {
+this.#early = early;
+this.#host = host;
+}
+adopt() {
+const early = this.#early;
+this.#early = undefined;
+if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
+for (const join of early.joins) {
+const { ref, topic: name } = join ?? {};
+if (!Number.isSafeInteger(ref) || ref < 1) continue;
+if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
+this.#host.adopt(ref).catch(() => {});
+continue;
+}
+const topic = this.#host.add(name);
+this.#unclaimed.add(topic);
+this.#answers.set(topic, this.#host.adopt(ref));
+}
+}
+takeAnswers() {
+const answers = this.#answers;
+this.#answers = new Map();
+return answers;
+}
+claim(topic, params) {
+if (params === undefined && this.#refused.has(topic)) return topic;
+if (!this.#unclaimed.delete(topic)) return undefined;
+if (topic.status === "failed") {
+if (params !== undefined) return null;
+if (topic.error) this.#host.report(topic.error, topic.name);
+this.#refused.add(topic);
+return topic;
+}
+if (params === undefined) return topic;
+topic.markLeft();
+this.#leaveFirst.add(topic.name);
+return null;
+}
+isUnclaimed(topic) {
+return this.#unclaimed.has(topic);
+}
+leavesFirst(name) {
+return this.#leaveFirst.delete(name);
+}
+sessionLost() {
+this.#leaveFirst.clear();
+}
+leaveUnclaimed() {
+for (const topic of this.#refused) this.#host.forget(topic);
+this.#refused.clear();
+for (const topic of [...this.#unclaimed]) {
+this.#unclaimed.delete(topic);
+if (this.#host.topic(topic.name) !== topic) continue;
+if (topic.active) topic.leave();
+else this.#host.forget(topic);
+}
+}
+}
+
 // ---- statecast/emitter.js ----
 
 class Emitter {
@@ -1801,10 +1870,54 @@ if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "f
 return op.from;
 }
 
+// ---- statecast/presence.js ----
+
+class PresencePublisher {
+#entries = new Map();
+#host;
+constructor(host) {
+this.#host = host;
+}
+publish(name, meta) {
+const entry = this.#entries.get(name) ?? { meta, pending: false, throttled: false };
+entry.meta = meta;
+this.#entries.set(name, entry);
+if (entry.throttled) {
+entry.pending = true;
+} else {
+this.#send(name);
+}
+}
+joined(name) {
+if (this.#entries.get(name)?.throttled === false) this.#send(name);
+}
+resumed() {
+for (const [name, entry] of this.#entries) if (entry.pending && !entry.throttled) this.#send(name);
+}
+forget(name) {
+this.#entries.delete(name);
+}
+#send(name) {
+const entry = this.#entries.get(name);
+if (!entry) return;
+if (!this.#host.canPublish(name)) {
+entry.pending = true;
+return;
+}
+entry.pending = false;
+entry.throttled = true;
+this.#host.send(name, entry.meta);
+this.#host.setTimeout(() => {
+entry.throttled = false;
+if (entry.pending) this.#send(name);
+}, 100);
+}
+}
+
 // ---- statecast/topic.js ----
 
 class Topic extends Emitter {
-#client;
+#port;
 #name;
 #params;
 #state = undefined;
@@ -1818,9 +1931,9 @@ class Topic extends Emitter {
 #waiting = [];
 #subscribers = new Set();
 #settleReady;
-constructor(client, name, params) {
+constructor(name, params, port) {
 super();
-this.#client = client;
+this.#port = port;
 this.#name = name;
 this.#params = params;
 let resolveReady = () => {};
@@ -1859,9 +1972,6 @@ return this.#status === "joining" || this.#status === "joined";
 get joinedHere() {
 return this.#joinedHere;
 }
-get resyncing() {
-return this.#resyncing;
-}
 subscribe(subscriber) {
 this.#subscribers.add(subscriber);
 if (this.#state !== undefined) this.#call(subscriber, [""]);
@@ -1878,37 +1988,42 @@ new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reaso
 }
 return new Promise((resolve, reject) => {
 this.#waiting.push({ action, resolve, reject });
-this.#client.flush(this);
+this.flush();
 });
 }
 rejoin(params) {
 if (params !== undefined) this.#params = params;
-return this.#client.rejoin(this);
+return this.#port.rejoin();
 }
 leave() {
 if (this.#status === "left") return;
 this.#holders--;
 if (this.#holders > 0) return;
-this.#client.release(this);
+const joinedHere = this.#joinedHere;
+this.markLeft();
+this.#port.release(joinedHere);
 }
 retain() {
 this.#holders++;
 }
-takeWaiting() {
-const waiting = this.#waiting;
-this.#waiting = [];
-return waiting;
+flush() {
+if (!this.#joinedHere || !this.#port.live()) return;
+for (const entry of this.#takeWaiting()) this.#port.send(entry);
 }
-applySnapshot(rev, state) {
-this.#rev = rev;
-this.#state = state;
-this.#resyncing = false;
-this.#notify([""]);
+receive(message) {
+if (!this.active) return;
+switch (message.op) {
+case "snapshot":
+if (typeof message.rev === "number") this.#applySnapshot(message.rev, message.state);
+return;
+case "patch":
+this.#applyPatch(message);
+return;
+case "closed":
+this.#closed(typeof message.reason === "string" ? message.reason : "closed by the server");
+return;
+default:
 }
-applyState(rev, state, changed) {
-this.#rev = rev;
-this.#state = state;
-this.#notify(changed);
 }
 markJoined() {
 this.#joinedHere = true;
@@ -1918,20 +2033,12 @@ this.#settleReady.resolve(this);
 this.emit("status", { status: this.#status });
 }
 }
-markResyncing() {
-this.#resyncing = true;
-}
 markDisconnected() {
 this.#joinedHere = false;
 this.#resyncing = false;
 }
 markFailed(error) {
 this.#end("failed", error);
-}
-markClosed(reason) {
-if (!this.active) return;
-this.#closedReason = reason;
-this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
 }
 markLeft() {
 this.#end("left", new StatecastError("not_joined", `topic "${this.name}" was left`, { topic: this.name }));
@@ -1943,8 +2050,48 @@ this.#joinedHere = false;
 this.#resyncing = false;
 if (status === "failed") this.#error = error;
 this.#settleReady.reject(error);
-for (const entry of this.takeWaiting()) entry.reject(error);
+for (const entry of this.#takeWaiting()) entry.reject(error);
 this.emit("status", { status, error });
+}
+#applySnapshot(rev, state) {
+this.#rev = rev;
+this.#state = state;
+this.#resyncing = false;
+this.#notify([""]);
+}
+#applyPatch(message) {
+const rev = this.#rev;
+if (this.#resyncing || rev === undefined || typeof message.rev !== "number") return;
+if (message.rev <= rev) return;
+if (message.rev !== rev + 1) {
+this.#resync(`expected revision ${rev + 1}, got ${message.rev}`);
+return;
+}
+let result;
+try {
+result = applyPatch(this.#state, message.ops);
+} catch (error) {
+if (!(error instanceof PatchError)) throw error;
+this.#resync(`patch ${message.rev} does not apply: ${error.message}`);
+return;
+}
+this.#rev = message.rev;
+this.#state = result.document;
+this.#notify(result.changed);
+}
+#resync(reason) {
+if (this.#resyncing) return;
+this.#resyncing = true;
+this.#port.resync(reason);
+}
+#closed(reason) {
+this.#closedReason = reason;
+this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
+}
+#takeWaiting() {
+const waiting = this.#waiting;
+this.#waiting = [];
+return waiting;
 }
 #notify(changed) {
 for (const subscriber of [...this.#subscribers]) this.#call(subscriber, changed);
@@ -1969,22 +2116,27 @@ class Client extends Emitter {
 #handshake = null;
 #tracing = false;
 #connection;
-#presence = new Map();
-#setTimeout;
+#presence;
 #early;
-#adopted = new Map();
-#unclaimed = new Set();
-#refusedEarly = new Set();
-#leaveFirst = new Set();
 constructor(options) {
 super();
-this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-this.#early = options.early;
 this.#connection = new Connection({
 ...options,
 onHello: (hello) => this.#greeted(hello),
 onMessage: (message) => this.#received(message),
 onStatus: (status, detail) => this.#transportChanged(status, detail),
+});
+this.#presence = new PresencePublisher({
+canPublish: (name) => this.#topics.get(name)?.joinedHere === true && this.#connectionState === "connected",
+send: (name, meta) => this.#connection.request({ op: "presence", topic: name, meta }).catch(() => {}),
+setTimeout: options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
+});
+this.#early = new EarlyJoins(options.early, {
+adopt: (ref) => this.#connection.adopt(ref),
+topic: (name) => this.#topics.get(name),
+add: (name) => this.#add(name, undefined),
+forget: (topic) => this.#forget(topic),
+report: (error, topic) => this.#report(error, { topic }),
 });
 }
 get connectionState() {
@@ -2000,37 +2152,11 @@ get topics() {
 return this.#topics;
 }
 start() {
-this.#adoptEarlyJoins();
+this.#early.adopt();
 this.#connection.start();
 }
-#adoptEarlyJoins() {
-const early = this.#early;
-this.#early = undefined;
-if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
-for (const join of early.joins) {
-const { ref, topic: name } = join ?? {};
-if (!Number.isSafeInteger(ref) || ref < 1) continue;
-if (typeof name !== "string" || name === "" || this.#topics.has(name)) {
-this.#connection.adopt(ref).catch(() => {});
-continue;
-}
-const topic = new Topic(this, name, undefined);
-this.#topics.set(name, topic);
-this.#unclaimed.add(topic);
-this.#adopted.set(topic, this.#connection.adopt(ref));
-}
-}
 leaveUnclaimed() {
-for (const topic of this.#refusedEarly) {
-if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-}
-this.#refusedEarly.clear();
-for (const topic of [...this.#unclaimed]) {
-this.#unclaimed.delete(topic);
-if (this.#topics.get(topic.name) !== topic) continue;
-if (topic.active) topic.leave();
-else this.#topics.delete(topic.name);
-}
+this.#early.leaveUnclaimed();
 }
 stop() {
 this.#connection.stop();
@@ -2049,24 +2175,10 @@ this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : unde
 join(name, params) {
 if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
 const existing = this.#topics.get(name);
-if (existing && params === undefined && this.#refusedEarly.has(existing)) {
-return existing;
-}
-if (existing && this.#unclaimed.delete(existing)) {
-if (existing.status === "failed") {
-if (params === undefined) {
-if (existing.error) this.#report(existing.error, { topic: name });
-this.#refusedEarly.add(existing);
-return existing;
-}
+const early = existing && this.#early.claim(existing, params);
+if (early) return early;
+if (early === null) {
 this.#topics.delete(name);
-} else if (params === undefined) {
-return existing;
-} else {
-existing.markLeft();
-this.#topics.delete(name);
-this.#leaveFirst.add(name);
-}
 } else if (existing && existing.active) {
 existing.retain();
 if (params !== undefined && !deepEqual(params, existing.params)) {
@@ -2074,52 +2186,37 @@ existing.rejoin(params).catch(() => {});
 }
 return existing;
 }
-const topic = new Topic(this, name, params);
-this.#topics.set(name, topic);
+const topic = this.#add(name, params);
 this.#pendingLeaves.delete(name);
 if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
 return topic;
 }
-rejoin(topic) {
+presence(name, meta) {
+this.#presence.publish(name, meta);
+}
+#add(name, params) {
+const port = {
+live: () => this.#connectionState === "connected" && this.#connection.isOpen,
+send: (entry) => this.#sendAction(topic, entry),
+rejoin: () => this.#rejoin(topic),
+resync: (reason) => this.#resync(topic, reason),
+release: (joinedHere) => this.#release(topic, joinedHere),
+};
+const topic = new Topic(name, params, port);
+this.#topics.set(name, topic);
+return topic;
+}
+#forget(topic) {
+if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+}
+#rejoin(topic) {
 if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
 if (this.#connectionState !== "connected") return topic.ready.then(() => {});
 return this.#sendJoin(topic);
 }
-flush(topic) {
-if (!topic.joinedHere || this.#connectionState !== "connected" || !this.#connection.isOpen) return;
-for (const entry of topic.takeWaiting()) this.#sendAction(topic, entry);
-}
-presence(name, meta) {
-const entry = this.#presence.get(name) ?? { meta, pending: false, throttled: false };
-entry.meta = meta;
-this.#presence.set(name, entry);
-if (entry.throttled) {
-entry.pending = true;
-} else {
-this.#sendPresence(name);
-}
-}
-#sendPresence(name) {
-const entry = this.#presence.get(name);
-const topic = this.#topics.get(name);
-if (!entry) return;
-if (!topic || !topic.joinedHere || this.#connectionState !== "connected") {
-entry.pending = true;
-return;
-}
-entry.pending = false;
-entry.throttled = true;
-this.#connection.request({ op: "presence", topic: name, meta: entry.meta }).catch(() => {});
-this.#setTimeout(() => {
-entry.throttled = false;
-if (entry.pending) this.#sendPresence(name);
-}, 100);
-}
-release(topic) {
-const wasJoinedHere = topic.joinedHere;
-topic.markLeft();
-this.#presence.delete(topic.name);
-if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+#release(topic, wasJoinedHere) {
+this.#presence.forget(topic.name);
+this.#forget(topic);
 if (this.#connectionState === "connected" && wasJoinedHere) {
 this.#sendLeave(topic.name);
 } else {
@@ -2152,7 +2249,7 @@ entry.reject(new StatecastError(error.code, error.message, context));
 );
 }
 #sendJoin(topic) {
-if (this.#leaveFirst.delete(topic.name)) {
+if (this.#early.leavesFirst(topic.name)) {
 this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
 }
 const message = { op: "join", topic: topic.name };
@@ -2168,12 +2265,12 @@ return;
 }
 if (reply.status === "ok") {
 topic.markJoined();
-this.flush(topic);
-if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
+topic.flush();
+this.#presence.joined(topic.name);
 } else {
 const error = StatecastError.fromReply(reply, { topic: topic.name });
 topic.markFailed(error);
-if (this.#unclaimed.has(topic)) throw error;
+if (this.#early.isUnclaimed(topic)) throw error;
 this.#report(error, { topic: topic.name });
 this.#topics.delete(topic.name);
 throw error;
@@ -2185,9 +2282,7 @@ throw error;
 );
 }
 #resync(topic, reason) {
-if (topic.resyncing) return;
 console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-topic.markResyncing();
 this.emit("resync", { topic: topic.name, reason });
 if (this.#connection.canSend) {
 this.#sendJoin(topic).catch(() => {});
@@ -2208,7 +2303,7 @@ this.#handshake = null;
 if (detail?.code === 4000) {
 this.#session = null;
 this.#pendingLeaves.clear();
-this.#leaveFirst.clear();
+this.#early.sessionLost();
 }
 for (const topic of this.#topics.values()) topic.markDisconnected();
 this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
@@ -2238,8 +2333,7 @@ this.#completeHandshake(handshake);
 },
 );
 }
-const adopted = this.#adopted;
-this.#adopted = new Map();
+const adopted = this.#early.takeAnswers();
 for (const topic of [...this.#topics.values()]) {
 if (!topic.active || handshake.resuming?.has(topic)) continue;
 const answer = adopted.get(topic);
@@ -2263,7 +2357,7 @@ if (reply.status === "ok" && reply.resumed === true) {
 resumed = true;
 this.#session = typeof reply.session === "string" ? reply.session : previous;
 for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
-for (const [name, entry] of this.#presence) if (entry.pending && !entry.throttled) this.#sendPresence(name);
+this.#presence.resumed();
 for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
 } else {
 this.#session = typeof reply.session === "string" ? reply.session : fresh;
@@ -2276,30 +2370,19 @@ this.#everConnected = true;
 this.#setState("connected");
 for (const topic of [...this.#topics.values()]) {
 if (!topic.active) continue;
-if (topic.joinedHere) this.flush(topic);
+if (topic.joinedHere) topic.flush();
 else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
 }
 }
 #received(message) {
 switch (message.op) {
-case "snapshot": {
-const topic = this.#activeTopic(message.topic);
-if (!topic || typeof message.rev !== "number") return;
-topic.applySnapshot(message.rev, message.state);
-return;
-}
-case "patch": {
-const topic = this.#activeTopic(message.topic);
-if (!topic) return;
-this.#patch(topic, message);
-return;
-}
+case "snapshot":
+case "patch":
 case "closed": {
-const topic = this.#activeTopic(message.topic);
-if (!topic) return;
-const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
-this.#topics.delete(topic.name);
-topic.markClosed(reason);
+const topic = typeof message.topic === "string" ? this.#topics.get(message.topic) : undefined;
+if (!topic || !topic.active) return;
+if (message.op === "closed") this.#topics.delete(topic.name);
+topic.receive(message);
 return;
 }
 case "reply": {
@@ -2308,28 +2391,6 @@ return;
 }
 default:
 }
-}
-#patch(topic, message) {
-if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
-if (message.rev <= topic.rev) return;
-if (message.rev !== topic.rev + 1) {
-this.#resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
-return;
-}
-let result;
-try {
-result = applyPatch(topic.state, message.ops);
-} catch (error) {
-if (!(error instanceof PatchError)) throw error;
-this.#resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
-return;
-}
-topic.applyState(message.rev, result.document, result.changed);
-}
-#activeTopic(name) {
-if (typeof name !== "string") return undefined;
-const topic = this.#topics.get(name);
-return topic && topic.active ? topic : undefined;
 }
 #report(error, context) {
 console.warn(`statecast: ${error.code}: ${error.message}`, context.topic ? `(topic "${context.topic}")` : "");

@@ -3,10 +3,11 @@
  * that carries them across reconnects.
  *
  * `statecast.js` creates the page's single client; tests and other hosts create their
- * own with a fake WebSocket. The client keeps each topic's state in step with the
- * server: snapshots replace it, patches advance it one revision at a time, and a gap
- * or a patch that does not apply triggers a resync (a re-join, answered with a fresh
- * snapshot). After a reconnect it resumes the old session with each topic's last
+ * own with a fake WebSocket. The client joins, resumes and leaves topics and routes
+ * each message naming a topic to it: the topic keeps its own mirror (revision check,
+ * patches, the decision to resync) and asks the client for what it cannot do alone
+ * through the port the client gives it (`TopicPort`: send an action, join again, leave).
+ * After a reconnect the client resumes the old session with each topic's last
  * revision, or re-joins every topic when the server no longer knows the session.
  *
  * The first state arrives one round trip after the socket opens: as soon as it is open
@@ -15,7 +16,8 @@
  * The server handles one socket's messages in order, so each join's snapshot follows
  * its greeting and the resume. A page's early snippet may have joined its topics
  * before the runtime loaded: the client adopts those joins (and any snapshot already
- * received), the page's bindings claim them, and the ones no binding claims are left.
+ * received), the page's bindings claim them, and the ones no binding claims are left
+ * (`early-joins.js` keeps that bookkeeping).
  *
  * @example
  * const client = new Client({ url: "ws://127.0.0.1:8080/ws" });
@@ -26,9 +28,11 @@
  */
 
 import { Connection } from "./connection.js";
+import { EarlyJoins } from "./early-joins.js";
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
-import { PatchError, applyPatch, deepEqual } from "./patch.js";
+import { deepEqual } from "./patch.js";
+import { PresencePublisher } from "./presence.js";
 import { Topic } from "./topic.js";
 
 /**
@@ -60,13 +64,6 @@ import { Topic } from "./topic.js";
  * @property {any} reply the answer to the resume; `undefined` while awaited, `null` when none was sent
  */
 
-/**
- * @typedef {object} PresenceEntry
- * @property {Record<string, unknown>} meta the latest meta published
- * @property {boolean} pending a newer meta waits for the throttle or for the join
- * @property {boolean} throttled a message went out less than 100 ms ago
- */
-
 export class Client extends Emitter {
   /** @type {ConnectionState} */
   #connectionState = "disconnected";
@@ -82,33 +79,33 @@ export class Client extends Emitter {
   #tracing = false;
   /** @type {Connection} */
   #connection;
-  /** @type {Map<string, PresenceEntry>} the latest presence meta published per topic */
-  #presence = new Map();
-  /** @type {(fn: () => void, ms: number) => unknown} */
-  #setTimeout;
-  /** @type {import("./connection.js").EarlySocket | undefined} the early socket, until `start` */
+  /** @type {PresencePublisher} what this tab publishes in shared topics */
+  #presence;
+  /** @type {EarlyJoins} the joins the page's early socket sent, until claimed */
   #early;
-  /** @type {Map<Topic, Promise<any>>} joins the early socket sent, until its first flight skips them */
-  #adopted = new Map();
-  /** @type {Set<Topic>} topics of early joins that no `join` call has claimed yet */
-  #unclaimed = new Set();
-  /** @type {Set<Topic>} early joins refused before the page claimed them, until it is bound */
-  #refusedEarly = new Set();
-  /** @type {Set<string>} names the early socket joined without params, to leave before joining them anew */
-  #leaveFirst = new Set();
 
   /**
    * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
    */
   constructor(options) {
     super();
-    this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-    this.#early = options.early;
     this.#connection = new Connection({
       ...options,
       onHello: (hello) => this.#greeted(hello),
       onMessage: (message) => this.#received(message),
       onStatus: (status, detail) => this.#transportChanged(status, detail),
+    });
+    this.#presence = new PresencePublisher({
+      canPublish: (name) => this.#topics.get(name)?.joinedHere === true && this.#connectionState === "connected",
+      send: (name, meta) => this.#connection.request({ op: "presence", topic: name, meta }).catch(() => {}),
+      setTimeout: options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
+    });
+    this.#early = new EarlyJoins(options.early, {
+      adopt: (ref) => this.#connection.adopt(ref),
+      topic: (name) => this.#topics.get(name),
+      add: (name) => this.#add(name, undefined),
+      forget: (topic) => this.#forget(topic),
+      report: (error, topic) => this.#report(error, { topic }),
     });
   }
 
@@ -132,34 +129,10 @@ export class Client extends Emitter {
     return this.#topics;
   }
 
-  /** Opens the connection (idempotent). */
+  /** Opens the connection (idempotent), taking over the joins the early socket sent. */
   start() {
-    this.#adoptEarlyJoins();
+    this.#early.adopt();
     this.#connection.start();
-  }
-
-  /**
-   * Makes a topic of each join the early socket sent, before the connection takes the
-   * socket over and replays what the server sent: their snapshots then find them.
-   */
-  #adoptEarlyJoins() {
-    const early = this.#early;
-    this.#early = undefined;
-    if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
-    for (const join of early.joins) {
-      const { ref, topic: name } = join ?? {};
-      if (!Number.isSafeInteger(ref) || ref < 1) continue;
-      if (typeof name !== "string" || name === "" || this.#topics.has(name)) {
-        // Joined already by the page (before `start`): its own join goes out too, and
-        // this one's answer is dropped; its ref stays taken.
-        this.#connection.adopt(ref).catch(() => {});
-        continue;
-      }
-      const topic = new Topic(this, name, undefined);
-      this.#topics.set(name, topic);
-      this.#unclaimed.add(topic);
-      this.#adopted.set(topic, this.#connection.adopt(ref));
-    }
   }
 
   /**
@@ -168,16 +141,7 @@ export class Client extends Emitter {
    * it once it has bound the document.
    */
   leaveUnclaimed() {
-    for (const topic of this.#refusedEarly) {
-      if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-    }
-    this.#refusedEarly.clear();
-    for (const topic of [...this.#unclaimed]) {
-      this.#unclaimed.delete(topic);
-      if (this.#topics.get(topic.name) !== topic) continue;
-      if (topic.active) topic.leave();
-      else this.#topics.delete(topic.name);
-    }
+    this.#early.leaveUnclaimed();
   }
 
   /** Closes the connection for good; waiting requests reject with `stopped`. */
@@ -211,32 +175,11 @@ export class Client extends Emitter {
   join(name, params) {
     if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
     const existing = this.#topics.get(name);
-    if (existing && params === undefined && this.#refusedEarly.has(existing)) {
-      // Another holder, while the page is bound, of an early join refused before the
-      // page asked: it shares the failed handle, as holders of one join in flight do.
-      return existing;
-    }
-    if (existing && this.#unclaimed.delete(existing)) {
-      // Joined by the early socket, without params: the first holder takes it over,
-      // with the server's refusal if it came already (reported now, once). One with
-      // params joins anew.
-      if (existing.status === "failed") {
-        if (params === undefined) {
-          if (existing.error) this.#report(existing.error, { topic: name });
-          this.#refusedEarly.add(existing);
-          return existing;
-        }
-        this.#topics.delete(name);
-      } else if (params === undefined) {
-        return existing;
-      } else {
-        // The server would keep the store the early join opened (a second join of a
-        // joined topic does): the new topic's join is sent after a leave of it, on
-        // whichever socket carries that join.
-        existing.markLeft();
-        this.#topics.delete(name);
-        this.#leaveFirst.add(name);
-      }
+    // A topic the early socket joined is the page's to claim (early-joins.js).
+    const early = existing && this.#early.claim(existing, params);
+    if (early) return early;
+    if (early === null) {
+      this.#topics.delete(name);
     } else if (existing && existing.active) {
       existing.retain();
       if (params !== undefined && !deepEqual(params, existing.params)) {
@@ -244,33 +187,12 @@ export class Client extends Emitter {
       }
       return existing;
     }
-    const topic = new Topic(this, name, params);
-    this.#topics.set(name, topic);
+    const topic = this.#add(name, params);
     this.#pendingLeaves.delete(name);
     // An open socket takes the join at once, even before the server's hello: it is
     // answered after the greeting (and after a resume in flight), in order.
     if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
     return topic;
-  }
-
-  /**
-   * @internal A topic asked to be joined again (`topic.rejoin`).
-   * @param {Topic} topic
-   * @returns {Promise<void>}
-   */
-  rejoin(topic) {
-    if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
-    if (this.#connectionState !== "connected") return topic.ready.then(() => {});
-    return this.#sendJoin(topic);
-  }
-
-  /**
-   * @internal Sends the actions waiting on a topic once it is joined on a live socket.
-   * @param {Topic} topic
-   */
-  flush(topic) {
-    if (!topic.joinedHere || this.#connectionState !== "connected" || !this.#connection.isOpen) return;
-    for (const entry of topic.takeWaiting()) this.#sendAction(topic, entry);
   }
 
   /**
@@ -282,43 +204,56 @@ export class Client extends Emitter {
    * @param {Record<string, unknown>} meta an object of at most 1,024 bytes as JSON
    */
   presence(name, meta) {
-    const entry = this.#presence.get(name) ?? { meta, pending: false, throttled: false };
-    entry.meta = meta;
-    this.#presence.set(name, entry);
-    if (entry.throttled) {
-      entry.pending = true;
-    } else {
-      this.#sendPresence(name);
-    }
-  }
-
-  /** @param {string} name */
-  #sendPresence(name) {
-    const entry = this.#presence.get(name);
-    const topic = this.#topics.get(name);
-    if (!entry) return;
-    if (!topic || !topic.joinedHere || this.#connectionState !== "connected") {
-      entry.pending = true;  // published once the topic is joined
-      return;
-    }
-    entry.pending = false;
-    entry.throttled = true;
-    this.#connection.request({ op: "presence", topic: name, meta: entry.meta }).catch(() => {});
-    this.#setTimeout(() => {
-      entry.throttled = false;
-      if (entry.pending) this.#sendPresence(name);
-    }, 100);
+    this.#presence.publish(name, meta);
   }
 
   /**
-   * @internal Leaves a topic on behalf of its last holder.
+   * Makes and registers a topic, with the port through which it reaches this client.
+   * @param {string} name
+   * @param {Record<string, unknown> | undefined} params
+   * @returns {Topic}
+   */
+  #add(name, params) {
+    /** @type {import("./topic.js").TopicPort} */
+    const port = {
+      live: () => this.#connectionState === "connected" && this.#connection.isOpen,
+      send: (entry) => this.#sendAction(topic, entry),
+      rejoin: () => this.#rejoin(topic),
+      resync: (reason) => this.#resync(topic, reason),
+      release: (joinedHere) => this.#release(topic, joinedHere),
+    };
+    const topic = new Topic(name, params, port);
+    this.#topics.set(name, topic);
+    return topic;
+  }
+
+  /**
+   * Forgets a topic, if it is still the one registered under its name.
    * @param {Topic} topic
    */
-  release(topic) {
-    const wasJoinedHere = topic.joinedHere;
-    topic.markLeft();
-    this.#presence.delete(topic.name);
+  #forget(topic) {
     if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+  }
+
+  /**
+   * A topic asked to be joined again (`topic.rejoin`).
+   * @param {Topic} topic
+   * @returns {Promise<void>}
+   */
+  #rejoin(topic) {
+    if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
+    if (this.#connectionState !== "connected") return topic.ready.then(() => {});
+    return this.#sendJoin(topic);
+  }
+
+  /**
+   * The last holder left a topic (now `left`): leave it on the server, now or on resume.
+   * @param {Topic} topic
+   * @param {boolean} wasJoinedHere whether the current socket's session had it joined
+   */
+  #release(topic, wasJoinedHere) {
+    this.#presence.forget(topic.name);
+    this.#forget(topic);
     if (this.#connectionState === "connected" && wasJoinedHere) {
       this.#sendLeave(topic.name);
     } else {
@@ -367,7 +302,7 @@ export class Client extends Emitter {
    * @returns {Promise<void>}
    */
   #sendJoin(topic) {
-    if (this.#leaveFirst.delete(topic.name)) {
+    if (this.#early.leavesFirst(topic.name)) {
       this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
     }
     /** @type {Record<string, unknown>} */
@@ -393,14 +328,14 @@ export class Client extends Emitter {
         }
         if (reply.status === "ok") {
           topic.markJoined();
-          this.flush(topic);
-          if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
+          topic.flush();
+          this.#presence.joined(topic.name);
         } else {
           const error = StatecastError.fromReply(reply, { topic: topic.name });
           topic.markFailed(error);
           // An early join nobody has claimed yet keeps its name: the page's own join
           // takes the failure over and reports it then.
-          if (this.#unclaimed.has(topic)) throw error;
+          if (this.#early.isUnclaimed(topic)) throw error;
           this.#report(error, { topic: topic.name });
           this.#topics.delete(topic.name);
           throw error;
@@ -414,15 +349,13 @@ export class Client extends Emitter {
   }
 
   /**
-   * Re-joins a topic whose mirror went out of step; patches are ignored until the
-   * fresh snapshot arrives.
+   * Re-joins a topic whose mirror went out of step (the topic decided, and ignores
+   * patches until the fresh snapshot arrives).
    * @param {Topic} topic
    * @param {string} reason
    */
   #resync(topic, reason) {
-    if (topic.resyncing) return;
     console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-    topic.markResyncing();
     this.emit("resync", { topic: topic.name, reason });
     if (this.#connection.canSend) {
       this.#sendJoin(topic).catch(() => {});
@@ -450,7 +383,7 @@ export class Client extends Emitter {
       if (detail?.code === 4000) {
         this.#session = null;
         this.#pendingLeaves.clear();
-        this.#leaveFirst.clear();
+        this.#early.sessionLost();
       }
       for (const topic of this.#topics.values()) topic.markDisconnected();
       // A restarting server (1012) is back within a second: the page shows that it is
@@ -493,8 +426,7 @@ export class Client extends Emitter {
         },
       );
     }
-    const adopted = this.#adopted;
-    this.#adopted = new Map();
+    const adopted = this.#early.takeAnswers();
     for (const topic of [...this.#topics.values()]) {
       if (!topic.active || handshake.resuming?.has(topic)) continue;
       const answer = adopted.get(topic);
@@ -531,7 +463,7 @@ export class Client extends Emitter {
         for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
         // A resumed session kept its presence on the server; anything published while
         // the socket was down goes out now.
-        for (const [name, entry] of this.#presence) if (entry.pending && !entry.throttled) this.#sendPresence(name);
+        this.#presence.resumed();
         for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
       } else {
         this.#session = typeof reply.session === "string" ? reply.session : fresh;
@@ -544,7 +476,7 @@ export class Client extends Emitter {
     this.#setState("connected");
     for (const topic of [...this.#topics.values()]) {
       if (!topic.active) continue;
-      if (topic.joinedHere) this.flush(topic);
+      if (topic.joinedHere) topic.flush();
       else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
     }
   }
@@ -552,24 +484,14 @@ export class Client extends Emitter {
   /** @param {any} message */
   #received(message) {
     switch (message.op) {
-      case "snapshot": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic || typeof message.rev !== "number") return;
-        topic.applySnapshot(message.rev, message.state);
-        return;
-      }
-      case "patch": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic) return;
-        this.#patch(topic, message);
-        return;
-      }
+      case "snapshot":
+      case "patch":
       case "closed": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic) return;
-        const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
-        this.#topics.delete(topic.name);
-        topic.markClosed(reason);
+        // The topic keeps its own mirror; the client only forgets a closed one.
+        const topic = typeof message.topic === "string" ? this.#topics.get(message.topic) : undefined;
+        if (!topic || !topic.active) return;
+        if (message.op === "closed") this.#topics.delete(topic.name);
+        topic.receive(message);
         return;
       }
       case "reply": {
@@ -579,35 +501,6 @@ export class Client extends Emitter {
       default:
       // Unknown server messages are ignored: newer servers may add some.
     }
-  }
-
-  /**
-   * @param {Topic} topic
-   * @param {any} message
-   */
-  #patch(topic, message) {
-    if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
-    if (message.rev <= topic.rev) return;
-    if (message.rev !== topic.rev + 1) {
-      this.#resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
-      return;
-    }
-    let result;
-    try {
-      result = applyPatch(topic.state, message.ops);
-    } catch (error) {
-      if (!(error instanceof PatchError)) throw error;
-      this.#resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
-      return;
-    }
-    topic.applyState(message.rev, result.document, result.changed);
-  }
-
-  /** @param {unknown} name */
-  #activeTopic(name) {
-    if (typeof name !== "string") return undefined;
-    const topic = this.#topics.get(name);
-    return topic && topic.active ? topic : undefined;
   }
 
   /**
