@@ -1644,6 +1644,56 @@ console.error(`statecast: a "${type}" listener threw`, error);
 }
 }
 
+// ---- statecast/handshake.js ----
+
+class Handshake {
+#previous;
+#hello = null;
+#resuming = new Set();
+#fresh = undefined;
+#reply = null;
+constructor(previous, topics, leavesPending) {
+this.#previous = previous;
+const resume = {};
+const resumed = new Set();
+for (const topic of topics) {
+if (topic.active && typeof topic.rev === "number") {
+resume[topic.name] = topic.rev;
+resumed.add(topic);
+}
+}
+if (previous !== null && (resumed.size > 0 || leavesPending)) {
+this.#hello = { op: "hello", session: previous, resume };
+this.#resuming = resumed;
+this.#reply = undefined;
+}
+}
+get hello() {
+return this.#hello;
+}
+get resuming() {
+return this.#resuming;
+}
+greeted(hello) {
+this.#fresh = typeof hello.session === "string" ? hello.session : null;
+return this.#outcome();
+}
+answered(reply) {
+this.#reply = reply;
+return this.#outcome();
+}
+#outcome() {
+const fresh = this.#fresh;
+const reply = this.#reply;
+if (fresh === undefined || reply === undefined) return undefined;
+if (reply === null) return { session: fresh, resumed: false };
+if (reply.status === "ok" && reply.resumed === true) {
+return { session: typeof reply.session === "string" ? reply.session : this.#previous, resumed: true };
+}
+return { session: typeof reply.session === "string" ? reply.session : fresh, resumed: false };
+}
+}
+
 // ---- statecast/patch.js ----
 
 class PatchError extends Error {
@@ -2008,7 +2058,7 @@ this.#holders++;
 }
 flush() {
 if (!this.#joinedHere || !this.#port.live()) return;
-for (const entry of this.#takeWaiting()) this.#port.send(entry);
+for (const entry of this.#takeWaiting()) this.#sendAction(entry);
 }
 receive(message) {
 if (!this.active) return;
@@ -2087,6 +2137,23 @@ this.#port.resync(reason);
 #closed(reason) {
 this.#closedReason = reason;
 this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
+}
+#sendAction(entry) {
+const context = { topic: this.#name, action: entry.action };
+this.#port.send({ op: "action", topic: this.#name, action: entry.action }).then(
+(reply) => {
+if (reply.status === "ok") {
+entry.resolve(reply);
+} else {
+const error = StatecastError.fromReply(reply, context);
+this.#port.report(error, context);
+entry.reject(error);
+}
+},
+( error) => {
+entry.reject(new StatecastError(error.code, error.message, context));
+},
+);
 }
 #takeWaiting() {
 const waiting = this.#waiting;
@@ -2197,7 +2264,8 @@ this.#presence.publish(name, meta);
 #add(name, params) {
 const port = {
 live: () => this.#connectionState === "connected" && this.#connection.isOpen,
-send: (entry) => this.#sendAction(topic, entry),
+send: (message) => this.#connection.request(message),
+report: (error, context) => this.#report(error, context),
 rejoin: () => this.#rejoin(topic),
 resync: (reason) => this.#resync(topic, reason),
 release: (joinedHere) => this.#release(topic, joinedHere),
@@ -2228,23 +2296,6 @@ this.#connection.request({ op: "leave", topic: name }).then(
 () => this.#pendingLeaves.delete(name),
 () => {
 if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
-},
-);
-}
-#sendAction(topic, entry) {
-const context = { topic: topic.name, action: entry.action };
-this.#connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
-(reply) => {
-if (reply.status === "ok") {
-entry.resolve(reply);
-} else {
-const error = StatecastError.fromReply(reply, context);
-this.#report(error, context);
-entry.reject(error);
-}
-},
-( error) => {
-entry.reject(new StatecastError(error.code, error.message, context));
 },
 );
 }
@@ -2310,24 +2361,12 @@ this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
 }
 }
 #opened() {
-const previous = this.#session;
-const resume = {};
-const resumed = new Set();
-for (const topic of this.#topics.values()) {
-if (topic.active && typeof topic.rev === "number") {
-resume[topic.name] = topic.rev;
-resumed.add(topic);
-}
-}
-const resuming = previous !== null && (resumed.size > 0 || this.#pendingLeaves.size > 0);
-const handshake = { previous, fresh: undefined, resuming: resuming ? resumed : null, reply: resuming ? undefined : null };
+const handshake = new Handshake(this.#session, this.#topics.values(), this.#pendingLeaves.size > 0);
 this.#handshake = handshake;
-if (resuming) {
-this.#connection.request({ op: "hello", session: previous, resume }).then(
+if (handshake.hello) {
+this.#connection.request(handshake.hello).then(
 (reply) => {
-if (this.#handshake !== handshake) return;
-handshake.reply = reply;
-this.#completeHandshake(handshake);
+if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answered(reply));
 },
 () => {
 },
@@ -2335,7 +2374,7 @@ this.#completeHandshake(handshake);
 }
 const adopted = this.#early.takeAnswers();
 for (const topic of [...this.#topics.values()]) {
-if (!topic.active || handshake.resuming?.has(topic)) continue;
+if (!topic.active || handshake.resuming.has(topic)) continue;
 const answer = adopted.get(topic);
 if (answer) this.#joinAnswered(topic, answer).catch(() => {});
 else this.#sendJoin(topic).catch(() => {});
@@ -2343,35 +2382,26 @@ else this.#sendJoin(topic).catch(() => {});
 }
 #greeted(hello) {
 const handshake = this.#handshake;
-if (handshake === null) return;
-handshake.fresh = typeof hello.session === "string" ? hello.session : null;
-this.#completeHandshake(handshake);
+if (handshake !== null) this.#handshakeDone(handshake, handshake.greeted(hello));
 }
-#completeHandshake(handshake) {
-if (handshake.fresh === undefined || handshake.reply === undefined) return;
+#handshakeDone(handshake, outcome) {
+if (outcome === undefined) return;
 this.#handshake = null;
-const { previous, fresh, reply } = handshake;
-let resumed = false;
-if (reply !== null) {
-if (reply.status === "ok" && reply.resumed === true) {
-resumed = true;
-this.#session = typeof reply.session === "string" ? reply.session : previous;
-for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
+const { session, resumed } = outcome;
+this.#session = session;
+if (resumed) {
+for (const topic of handshake.resuming) if (this.#topics.get(topic.name) === topic) topic.markJoined();
 this.#presence.resumed();
 for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
 } else {
-this.#session = typeof reply.session === "string" ? reply.session : fresh;
+this.#pendingLeaves.clear();
 }
-} else {
-this.#session = fresh;
-}
-if (!resumed) this.#pendingLeaves.clear();
 this.#everConnected = true;
 this.#setState("connected");
 for (const topic of [...this.#topics.values()]) {
 if (!topic.active) continue;
 if (topic.joinedHere) topic.flush();
-else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
+else if (!resumed && handshake.resuming.has(topic)) this.#sendJoin(topic).catch(() => {});
 }
 }
 #received(message) {

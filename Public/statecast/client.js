@@ -31,6 +31,7 @@ import { Connection } from "./connection.js";
 import { EarlyJoins } from "./early-joins.js";
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
+import { Handshake } from "./handshake.js";
 import { deepEqual } from "./patch.js";
 import { PresencePublisher } from "./presence.js";
 import { Topic } from "./topic.js";
@@ -53,15 +54,6 @@ import { Topic } from "./topic.js";
  * - `trace` `{ direction: "in" | "out", message, bytes }`: every message, when
  *   `client.tracing` is true (the debug panel turns it on)
  * @typedef {string} ClientEvent
- */
-
-/**
- * One socket's handshake: the server's hello and, when resuming, the answer to ours.
- * @typedef {object} Handshake
- * @property {string | null} previous the session being resumed (or null)
- * @property {string | null | undefined} fresh the session of the server's hello; `undefined` until it arrives
- * @property {Set<Topic> | null} resuming the topics listed in the resume (not joined in the first flight)
- * @property {any} reply the answer to the resume; `undefined` while awaited, `null` when none was sent
  */
 
 export class Client extends Emitter {
@@ -217,7 +209,8 @@ export class Client extends Emitter {
     /** @type {import("./topic.js").TopicPort} */
     const port = {
       live: () => this.#connectionState === "connected" && this.#connection.isOpen,
-      send: (entry) => this.#sendAction(topic, entry),
+      send: (message) => this.#connection.request(message),
+      report: (error, context) => this.#report(error, context),
       rejoin: () => this.#rejoin(topic),
       resync: (reason) => this.#resync(topic, reason),
       release: (joinedHere) => this.#release(topic, joinedHere),
@@ -270,29 +263,6 @@ export class Client extends Emitter {
         // was joined again meanwhile (that join, sent after this leave, is the one to
         // keep; the next socket joins it again).
         if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
-      },
-    );
-  }
-
-  /**
-   * @param {Topic} topic
-   * @param {import("./topic.js").WaitingAction} entry
-   */
-  #sendAction(topic, entry) {
-    const context = { topic: topic.name, action: entry.action };
-    this.#connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
-      (reply) => {
-        if (reply.status === "ok") {
-          entry.resolve(reply);
-        } else {
-          const error = StatecastError.fromReply(reply, context);
-          this.#report(error, context);
-          entry.reject(error);
-        }
-      },
-      (/** @type {StatecastError} */ error) => {
-        // The connection knows why the request failed; the action's promise also says which.
-        entry.reject(new StatecastError(error.code, error.message, context));
       },
     );
   }
@@ -399,27 +369,12 @@ export class Client extends Emitter {
    * anything to resume), then the `join` of every other topic.
    */
   #opened() {
-    const previous = this.#session;
-    /** @type {Record<string, number>} */
-    const resume = {};
-    /** @type {Set<Topic>} */
-    const resumed = new Set();
-    for (const topic of this.#topics.values()) {
-      if (topic.active && typeof topic.rev === "number") {
-        resume[topic.name] = topic.rev;
-        resumed.add(topic);
-      }
-    }
-    const resuming = previous !== null && (resumed.size > 0 || this.#pendingLeaves.size > 0);
-    /** @type {Handshake} */
-    const handshake = { previous, fresh: undefined, resuming: resuming ? resumed : null, reply: resuming ? undefined : null };
+    const handshake = new Handshake(this.#session, this.#topics.values(), this.#pendingLeaves.size > 0);
     this.#handshake = handshake;
-    if (resuming) {
-      this.#connection.request({ op: "hello", session: previous, resume }).then(
+    if (handshake.hello) {
+      this.#connection.request(handshake.hello).then(
         (reply) => {
-          if (this.#handshake !== handshake) return;
-          handshake.reply = reply;
-          this.#completeHandshake(handshake);
+          if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answered(reply));
         },
         () => {
           // The socket dropped during the handshake; the next one starts over.
@@ -428,7 +383,7 @@ export class Client extends Emitter {
     }
     const adopted = this.#early.takeAnswers();
     for (const topic of [...this.#topics.values()]) {
-      if (!topic.active || handshake.resuming?.has(topic)) continue;
+      if (!topic.active || handshake.resuming.has(topic)) continue;
       const answer = adopted.get(topic);
       if (answer) this.#joinAnswered(topic, answer).catch(() => {});
       else this.#sendJoin(topic).catch(() => {});
@@ -441,43 +396,35 @@ export class Client extends Emitter {
    */
   #greeted(hello) {
     const handshake = this.#handshake;
-    if (handshake === null) return;
-    handshake.fresh = typeof hello.session === "string" ? hello.session : null;
-    this.#completeHandshake(handshake);
+    if (handshake !== null) this.#handshakeDone(handshake, handshake.greeted(hello));
   }
 
   /**
    * Once the server has greeted the socket and answered the resume (if one was sent):
    * settles the session, re-joins what was not resumed, and sends waiting actions.
    * @param {Handshake} handshake
+   * @param {import("./handshake.js").HandshakeOutcome | undefined} outcome undefined while an answer is awaited
    */
-  #completeHandshake(handshake) {
-    if (handshake.fresh === undefined || handshake.reply === undefined) return;
+  #handshakeDone(handshake, outcome) {
+    if (outcome === undefined) return;
     this.#handshake = null;
-    const { previous, fresh, reply } = handshake;
-    let resumed = false;
-    if (reply !== null) {
-      if (reply.status === "ok" && reply.resumed === true) {
-        resumed = true;
-        this.#session = typeof reply.session === "string" ? reply.session : previous;
-        for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
-        // A resumed session kept its presence on the server; anything published while
-        // the socket was down goes out now.
-        this.#presence.resumed();
-        for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
-      } else {
-        this.#session = typeof reply.session === "string" ? reply.session : fresh;
-      }
+    const { session, resumed } = outcome;
+    this.#session = session;
+    if (resumed) {
+      for (const topic of handshake.resuming) if (this.#topics.get(topic.name) === topic) topic.markJoined();
+      // A resumed session kept its presence on the server; anything published while
+      // the socket was down goes out now.
+      this.#presence.resumed();
+      for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
     } else {
-      this.#session = fresh;
+      this.#pendingLeaves.clear();
     }
-    if (!resumed) this.#pendingLeaves.clear();
     this.#everConnected = true;
     this.#setState("connected");
     for (const topic of [...this.#topics.values()]) {
       if (!topic.active) continue;
       if (topic.joinedHere) topic.flush();
-      else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
+      else if (!resumed && handshake.resuming.has(topic)) this.#sendJoin(topic).catch(() => {});
     }
   }
 

@@ -45,12 +45,15 @@ import { PatchError, applyPatch } from "./patch.js";
  * All a topic may ask of the client that carries it. The client makes one for each
  * topic; through it alone the topic sends, joins again and leaves, so that neither
  * reaches into the other (the client keeps its socket and handshake, the topic its
- * mirror and waiting actions).
+ * mirror and its actions).
  * @typedef {object} TopicPort
  * @property {() => boolean} live whether a joined topic's actions can go out now: the
  *   client is greeted and resumed, and its socket open
- * @property {(entry: WaitingAction) => void} send sends one action; the server's reply
- *   (or the socket's drop) settles `entry`
+ * @property {(message: Record<string, unknown>) => Promise<any>} send sends a request
+ *   (an action) and resolves with the server's reply; rejects with `connection_lost`
+ *   when the socket drops first
+ * @property {(error: StatecastError, context: { topic: string, action: unknown }) => void} report
+ *   reports an action the server refused (the client logs it and emits `error`)
  * @property {() => Promise<void>} rejoin joins the topic again (its params may have changed)
  * @property {(reason: string) => void} resync the mirror went out of step: join again,
  *   for a fresh snapshot (the topic ignores patches until it comes)
@@ -238,7 +241,7 @@ export class Topic extends Emitter {
    */
   flush() {
     if (!this.#joinedHere || !this.#port.live()) return;
-    for (const entry of this.#takeWaiting()) this.#port.send(entry);
+    for (const entry of this.#takeWaiting()) this.#sendAction(entry);
   }
 
   /**
@@ -367,6 +370,29 @@ export class Topic extends Emitter {
   #closed(reason) {
     this.#closedReason = reason;
     this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
+  }
+
+  /**
+   * Sends one action; its reply or the socket's drop settles the promise `send` returned.
+   * @param {WaitingAction} entry
+   */
+  #sendAction(entry) {
+    const context = { topic: this.#name, action: entry.action };
+    this.#port.send({ op: "action", topic: this.#name, action: entry.action }).then(
+      (reply) => {
+        if (reply.status === "ok") {
+          entry.resolve(reply);
+        } else {
+          const error = StatecastError.fromReply(reply, context);
+          this.#port.report(error, context);
+          entry.reject(error);
+        }
+      },
+      (/** @type {StatecastError} */ error) => {
+        // The connection knows why the request failed; the action's promise also says which.
+        entry.reject(new StatecastError(error.code, error.message, context));
+      },
+    );
   }
 
   /**
