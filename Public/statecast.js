@@ -1542,75 +1542,6 @@ if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2
 return bytes;
 }
 
-// ---- statecast/early-joins.js ----
-
-class EarlyJoins {
-#early;
-#host;
-#answers = new Map();
-#unclaimed = new Set();
-#refused = new Set();
-#leaveFirst = new Set();
-constructor(early, host) {
-this.#early = early;
-this.#host = host;
-}
-adopt() {
-const early = this.#early;
-this.#early = undefined;
-if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
-for (const join of early.joins) {
-const { ref, topic: name } = join ?? {};
-if (!Number.isSafeInteger(ref) || ref < 1) continue;
-if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
-this.#host.adopt(ref).catch(() => {});
-continue;
-}
-const topic = this.#host.add(name);
-this.#unclaimed.add(topic);
-this.#answers.set(topic, this.#host.adopt(ref));
-}
-}
-takeAnswers() {
-const answers = this.#answers;
-this.#answers = new Map();
-return answers;
-}
-claim(topic, params) {
-if (params === undefined && this.#refused.has(topic)) return topic;
-if (!this.#unclaimed.delete(topic)) return undefined;
-if (topic.status === "failed") {
-if (params !== undefined) return null;
-if (topic.error) this.#host.report(topic.error, topic.name);
-this.#refused.add(topic);
-return topic;
-}
-if (params === undefined) return topic;
-topic.markLeft();
-this.#leaveFirst.add(topic.name);
-return null;
-}
-isUnclaimed(topic) {
-return this.#unclaimed.has(topic);
-}
-leavesFirst(name) {
-return this.#leaveFirst.delete(name);
-}
-sessionLost() {
-this.#leaveFirst.clear();
-}
-leaveUnclaimed() {
-for (const topic of this.#refused) this.#host.forget(topic);
-this.#refused.clear();
-for (const topic of [...this.#unclaimed]) {
-this.#unclaimed.delete(topic);
-if (this.#host.topic(topic.name) !== topic) continue;
-if (topic.active) topic.leave();
-else this.#host.forget(topic);
-}
-}
-}
-
 // ---- statecast/emitter.js ----
 
 class Emitter {
@@ -1691,6 +1622,75 @@ if (reply.status === "ok" && reply.resumed === true) {
 return { session: typeof reply.session === "string" ? reply.session : this.#previous, resumed: true };
 }
 return { session: typeof reply.session === "string" ? reply.session : fresh, resumed: false };
+}
+}
+
+// ---- statecast/early-joins.js ----
+
+class EarlyJoins {
+#early;
+#host;
+#answers = new Map();
+#unclaimed = new Set();
+#refused = new Set();
+#leaveFirst = new Set();
+constructor(early, host) {
+this.#early = early;
+this.#host = host;
+}
+adopt() {
+const early = this.#early;
+this.#early = undefined;
+if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
+for (const join of early.joins) {
+const { ref, topic: name } = join ?? {};
+if (!Number.isSafeInteger(ref) || ref < 1) continue;
+if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
+this.#host.adopt(ref).catch(() => {});
+continue;
+}
+const topic = this.#host.add(name);
+this.#unclaimed.add(topic);
+this.#answers.set(topic, this.#host.adopt(ref));
+}
+}
+takeAnswers() {
+const answers = this.#answers;
+this.#answers = new Map();
+return answers;
+}
+claim(topic, params) {
+if (params === undefined && this.#refused.has(topic)) return topic;
+if (!this.#unclaimed.delete(topic)) return undefined;
+if (topic.status === "failed") {
+if (params !== undefined) return null;
+if (topic.error) this.#host.report(topic.error, topic.name);
+this.#refused.add(topic);
+return topic;
+}
+if (params === undefined) return topic;
+topic.markLeft();
+this.#leaveFirst.add(topic.name);
+return null;
+}
+isUnclaimed(topic) {
+return this.#unclaimed.has(topic);
+}
+leavesFirst(name) {
+return this.#leaveFirst.delete(name);
+}
+sessionLost() {
+this.#leaveFirst.clear();
+}
+leaveUnclaimed() {
+for (const topic of this.#refused) this.#host.forget(topic);
+this.#refused.clear();
+for (const topic of [...this.#unclaimed]) {
+this.#unclaimed.delete(topic);
+if (this.#host.topic(topic.name) !== topic) continue;
+if (topic.active) topic.leave();
+else this.#host.forget(topic);
+}
 }
 }
 
@@ -2172,75 +2172,44 @@ console.error(`statecast: a subscriber of "${this.name}" threw`, error);
 }
 }
 
-// ---- statecast/client.js ----
+// ---- statecast/topic-registry.js ----
 
-class Client extends Emitter {
-#connectionState = "disconnected";
-#session = null;
-#everConnected = false;
+class TopicRegistry {
 #topics = new Map();
 #pendingLeaves = new Set();
-#handshake = null;
-#tracing = false;
+#host;
 #connection;
 #presence;
 #early;
-constructor(options) {
-super();
-this.#connection = new Connection({
-...options,
-onHello: (hello) => this.#greeted(hello),
-onMessage: (message) => this.#received(message),
-onStatus: (status, detail) => this.#transportChanged(status, detail),
-});
+constructor(host) {
+this.#host = host;
+this.#connection = host.connection;
 this.#presence = new PresencePublisher({
-canPublish: (name) => this.#topics.get(name)?.joinedHere === true && this.#connectionState === "connected",
+canPublish: (name) => this.#topics.get(name)?.joinedHere === true && host.connected(),
 send: (name, meta) => this.#connection.request({ op: "presence", topic: name, meta }).catch(() => {}),
-setTimeout: options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
+setTimeout: host.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
 });
-this.#early = new EarlyJoins(options.early, {
+this.#early = new EarlyJoins(host.early, {
 adopt: (ref) => this.#connection.adopt(ref),
 topic: (name) => this.#topics.get(name),
 add: (name) => this.#add(name, undefined),
 forget: (topic) => this.#forget(topic),
-report: (error, topic) => this.#report(error, { topic }),
+report: (error, topic) => host.report(error, { topic }),
 });
-}
-get connectionState() {
-return this.#connectionState;
-}
-get session() {
-return this.#session;
-}
-get everConnected() {
-return this.#everConnected;
 }
 get topics() {
 return this.#topics;
 }
-start() {
+get leavesPending() {
+return this.#pendingLeaves.size > 0;
+}
+adoptEarlyJoins() {
 this.#early.adopt();
-this.#connection.start();
 }
 leaveUnclaimed() {
 this.#early.leaveUnclaimed();
 }
-stop() {
-this.#connection.stop();
-this.#setState("disconnected");
-}
-retryNow() {
-this.#connection.retryNow();
-}
-get tracing() {
-return this.#tracing;
-}
-set tracing(enabled) {
-this.#tracing = enabled;
-this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : undefined);
-}
 join(name, params) {
-if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
 const existing = this.#topics.get(name);
 const early = existing && this.#early.claim(existing, params);
 if (early) return early;
@@ -2261,11 +2230,49 @@ return topic;
 presence(name, meta) {
 this.#presence.publish(name, meta);
 }
+receive(message) {
+const topic = typeof message.topic === "string" ? this.#topics.get(message.topic) : undefined;
+if (!topic || !topic.active) return;
+if (message.op === "closed") this.#topics.delete(topic.name);
+topic.receive(message);
+}
+firstFlight(resuming) {
+const adopted = this.#early.takeAnswers();
+for (const topic of [...this.#topics.values()]) {
+if (!topic.active || resuming.has(topic)) continue;
+const answer = adopted.get(topic);
+if (answer) this.#joinAnswered(topic, answer).catch(() => {});
+else this.#sendJoin(topic).catch(() => {});
+}
+}
+settled(resuming, resumed) {
+if (!resumed) {
+this.#pendingLeaves.clear();
+return;
+}
+for (const topic of resuming) if (this.#topics.get(topic.name) === topic) topic.markJoined();
+this.#presence.resumed();
+for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
+}
+connected(resuming, resumed) {
+for (const topic of [...this.#topics.values()]) {
+if (!topic.active) continue;
+if (topic.joinedHere) topic.flush();
+else if (!resumed && resuming.has(topic)) this.#sendJoin(topic).catch(() => {});
+}
+}
+disconnected() {
+for (const topic of this.#topics.values()) topic.markDisconnected();
+}
+sessionLost() {
+this.#pendingLeaves.clear();
+this.#early.sessionLost();
+}
 #add(name, params) {
 const port = {
-live: () => this.#connectionState === "connected" && this.#connection.isOpen,
+live: () => this.#host.connected() && this.#connection.isOpen,
 send: (message) => this.#connection.request(message),
-report: (error, context) => this.#report(error, context),
+report: (error, context) => this.#host.report(error, context),
 rejoin: () => this.#rejoin(topic),
 resync: (reason) => this.#resync(topic, reason),
 release: (joinedHere) => this.#release(topic, joinedHere),
@@ -2279,13 +2286,13 @@ if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
 }
 #rejoin(topic) {
 if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
-if (this.#connectionState !== "connected") return topic.ready.then(() => {});
+if (!this.#host.connected()) return topic.ready.then(() => {});
 return this.#sendJoin(topic);
 }
 #release(topic, wasJoinedHere) {
 this.#presence.forget(topic.name);
 this.#forget(topic);
-if (this.#connectionState === "connected" && wasJoinedHere) {
+if (this.#host.connected() && wasJoinedHere) {
 this.#sendLeave(topic.name);
 } else {
 this.#pendingLeaves.add(topic.name);
@@ -2322,7 +2329,7 @@ this.#presence.joined(topic.name);
 const error = StatecastError.fromReply(reply, { topic: topic.name });
 topic.markFailed(error);
 if (this.#early.isUnclaimed(topic)) throw error;
-this.#report(error, { topic: topic.name });
+this.#host.report(error, { topic: topic.name });
 this.#topics.delete(topic.name);
 throw error;
 }
@@ -2334,10 +2341,79 @@ throw error;
 }
 #resync(topic, reason) {
 console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-this.emit("resync", { topic: topic.name, reason });
+this.#host.resynced(topic.name, reason);
 if (this.#connection.canSend) {
 this.#sendJoin(topic).catch(() => {});
 }
+}
+}
+
+// ---- statecast/client.js ----
+
+class Client extends Emitter {
+#connectionState = "disconnected";
+#session = null;
+#everConnected = false;
+#handshake = null;
+#tracing = false;
+#connection;
+#registry;
+constructor(options) {
+super();
+this.#connection = new Connection({
+...options,
+onHello: (hello) => this.#greeted(hello),
+onMessage: (message) => this.#received(message),
+onStatus: (status, detail) => this.#transportChanged(status, detail),
+});
+this.#registry = new TopicRegistry({
+connection: this.#connection,
+connected: () => this.#connectionState === "connected",
+report: (error, context) => this.#report(error, context),
+resynced: (topic, reason) => this.emit("resync", { topic, reason }),
+early: options.early,
+setTimeout: options.setTimeout,
+});
+}
+get connectionState() {
+return this.#connectionState;
+}
+get session() {
+return this.#session;
+}
+get everConnected() {
+return this.#everConnected;
+}
+get topics() {
+return this.#registry.topics;
+}
+start() {
+this.#registry.adoptEarlyJoins();
+this.#connection.start();
+}
+leaveUnclaimed() {
+this.#registry.leaveUnclaimed();
+}
+stop() {
+this.#connection.stop();
+this.#setState("disconnected");
+}
+retryNow() {
+this.#connection.retryNow();
+}
+get tracing() {
+return this.#tracing;
+}
+set tracing(enabled) {
+this.#tracing = enabled;
+this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : undefined);
+}
+join(name, params) {
+if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
+return this.#registry.join(name, params);
+}
+presence(name, meta) {
+this.#registry.presence(name, meta);
 }
 #transportChanged(status, detail) {
 if (status === "connecting") {
@@ -2353,15 +2429,14 @@ if (status === "closed") {
 this.#handshake = null;
 if (detail?.code === 4000) {
 this.#session = null;
-this.#pendingLeaves.clear();
-this.#early.sessionLost();
+this.#registry.sessionLost();
 }
-for (const topic of this.#topics.values()) topic.markDisconnected();
+this.#registry.disconnected();
 this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
 }
 }
 #opened() {
-const handshake = new Handshake(this.#session, this.#topics.values(), this.#pendingLeaves.size > 0);
+const handshake = new Handshake(this.#session, this.#registry.topics.values(), this.#registry.leavesPending);
 this.#handshake = handshake;
 if (handshake.hello) {
 this.#connection.request(handshake.hello).then(
@@ -2372,13 +2447,7 @@ if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answ
 },
 );
 }
-const adopted = this.#early.takeAnswers();
-for (const topic of [...this.#topics.values()]) {
-if (!topic.active || handshake.resuming.has(topic)) continue;
-const answer = adopted.get(topic);
-if (answer) this.#joinAnswered(topic, answer).catch(() => {});
-else this.#sendJoin(topic).catch(() => {});
-}
+this.#registry.firstFlight(handshake.resuming);
 }
 #greeted(hello) {
 const handshake = this.#handshake;
@@ -2389,30 +2458,17 @@ if (outcome === undefined) return;
 this.#handshake = null;
 const { session, resumed } = outcome;
 this.#session = session;
-if (resumed) {
-for (const topic of handshake.resuming) if (this.#topics.get(topic.name) === topic) topic.markJoined();
-this.#presence.resumed();
-for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
-} else {
-this.#pendingLeaves.clear();
-}
+this.#registry.settled(handshake.resuming, resumed);
 this.#everConnected = true;
 this.#setState("connected");
-for (const topic of [...this.#topics.values()]) {
-if (!topic.active) continue;
-if (topic.joinedHere) topic.flush();
-else if (!resumed && handshake.resuming.has(topic)) this.#sendJoin(topic).catch(() => {});
-}
+this.#registry.connected(handshake.resuming, resumed);
 }
 #received(message) {
 switch (message.op) {
 case "snapshot":
 case "patch":
 case "closed": {
-const topic = typeof message.topic === "string" ? this.#topics.get(message.topic) : undefined;
-if (!topic || !topic.active) return;
-if (message.op === "closed") this.#topics.delete(topic.name);
-topic.receive(message);
+this.#registry.receive(message);
 return;
 }
 case "reply": {

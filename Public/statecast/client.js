@@ -3,10 +3,11 @@
  * that carries them across reconnects.
  *
  * `statecast.js` creates the page's single client; tests and other hosts create their
- * own with a fake WebSocket. The client joins, resumes and leaves topics and routes
- * each message naming a topic to it: the topic keeps its own mirror (revision check,
- * patches, the decision to resync) and asks the client for what it cannot do alone
- * through the port the client gives it (`TopicPort`: send an action, join again, leave).
+ * own with a fake WebSocket. The client keeps the socket's session and hands each
+ * message naming a topic to its registry (`topic-registry.js`: the topics by name,
+ * their joins and leaves), which hands it to the topic: the topic keeps its own mirror
+ * (revision check, patches, the decision to resync) and asks for what it cannot do
+ * alone through the port it was given (`TopicPort`: send an action, join again, leave).
  * After a reconnect the client resumes the old session with each topic's last
  * revision, or re-joins every topic when the server no longer knows the session.
  *
@@ -28,13 +29,10 @@
  */
 
 import { Connection } from "./connection.js";
-import { EarlyJoins } from "./early-joins.js";
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
 import { Handshake } from "./handshake.js";
-import { deepEqual } from "./patch.js";
-import { PresencePublisher } from "./presence.js";
-import { Topic } from "./topic.js";
+import { TopicRegistry } from "./topic-registry.js";
 
 /**
  * @typedef {"connecting" | "connected" | "disconnected"} ConnectionState
@@ -62,19 +60,13 @@ export class Client extends Emitter {
   /** @type {string | null} the session in force (from the server's hello or a resume) */
   #session = null;
   #everConnected = false;
-  /** @type {Map<string, Topic>} */
-  #topics = new Map();
-  /** @type {Set<string>} topics left while the socket was down, to leave on resume */
-  #pendingLeaves = new Set();
   /** @type {Handshake | null} the current socket's handshake, until it is complete */
   #handshake = null;
   #tracing = false;
   /** @type {Connection} */
   #connection;
-  /** @type {PresencePublisher} what this tab publishes in shared topics */
-  #presence;
-  /** @type {EarlyJoins} the joins the page's early socket sent, until claimed */
-  #early;
+  /** @type {TopicRegistry} the topics joined over the connection */
+  #registry;
 
   /**
    * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
@@ -87,17 +79,13 @@ export class Client extends Emitter {
       onMessage: (message) => this.#received(message),
       onStatus: (status, detail) => this.#transportChanged(status, detail),
     });
-    this.#presence = new PresencePublisher({
-      canPublish: (name) => this.#topics.get(name)?.joinedHere === true && this.#connectionState === "connected",
-      send: (name, meta) => this.#connection.request({ op: "presence", topic: name, meta }).catch(() => {}),
-      setTimeout: options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
-    });
-    this.#early = new EarlyJoins(options.early, {
-      adopt: (ref) => this.#connection.adopt(ref),
-      topic: (name) => this.#topics.get(name),
-      add: (name) => this.#add(name, undefined),
-      forget: (topic) => this.#forget(topic),
-      report: (error, topic) => this.#report(error, { topic }),
+    this.#registry = new TopicRegistry({
+      connection: this.#connection,
+      connected: () => this.#connectionState === "connected",
+      report: (error, context) => this.#report(error, context),
+      resynced: (topic, reason) => this.emit("resync", { topic, reason }),
+      early: options.early,
+      setTimeout: options.setTimeout,
     });
   }
 
@@ -116,14 +104,14 @@ export class Client extends Emitter {
     return this.#everConnected;
   }
 
-  /** @returns {ReadonlyMap<string, Topic>} the active topics by name */
+  /** @returns {ReadonlyMap<string, import("./topic.js").Topic>} the active topics by name */
   get topics() {
-    return this.#topics;
+    return this.#registry.topics;
   }
 
   /** Opens the connection (idempotent), taking over the joins the early socket sent. */
   start() {
-    this.#early.adopt();
+    this.#registry.adoptEarlyJoins();
     this.#connection.start();
   }
 
@@ -133,7 +121,7 @@ export class Client extends Emitter {
    * it once it has bound the document.
    */
   leaveUnclaimed() {
-    this.#early.leaveUnclaimed();
+    this.#registry.leaveUnclaimed();
   }
 
   /** Closes the connection for good; waiting requests reject with `stopped`. */
@@ -162,29 +150,11 @@ export class Client extends Emitter {
    * params that differ from the current ones re-joins with the new params.
    * @param {string} name
    * @param {Record<string, unknown>} [params]
-   * @returns {Topic}
+   * @returns {import("./topic.js").Topic}
    */
   join(name, params) {
     if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
-    const existing = this.#topics.get(name);
-    // A topic the early socket joined is the page's to claim (early-joins.js).
-    const early = existing && this.#early.claim(existing, params);
-    if (early) return early;
-    if (early === null) {
-      this.#topics.delete(name);
-    } else if (existing && existing.active) {
-      existing.retain();
-      if (params !== undefined && !deepEqual(params, existing.params)) {
-        existing.rejoin(params).catch(() => {});
-      }
-      return existing;
-    }
-    const topic = this.#add(name, params);
-    this.#pendingLeaves.delete(name);
-    // An open socket takes the join at once, even before the server's hello: it is
-    // answered after the greeting (and after a resume in flight), in order.
-    if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
-    return topic;
+    return this.#registry.join(name, params);
   }
 
   /**
@@ -196,140 +166,7 @@ export class Client extends Emitter {
    * @param {Record<string, unknown>} meta an object of at most 1,024 bytes as JSON
    */
   presence(name, meta) {
-    this.#presence.publish(name, meta);
-  }
-
-  /**
-   * Makes and registers a topic, with the port through which it reaches this client.
-   * @param {string} name
-   * @param {Record<string, unknown> | undefined} params
-   * @returns {Topic}
-   */
-  #add(name, params) {
-    /** @type {import("./topic.js").TopicPort} */
-    const port = {
-      live: () => this.#connectionState === "connected" && this.#connection.isOpen,
-      send: (message) => this.#connection.request(message),
-      report: (error, context) => this.#report(error, context),
-      rejoin: () => this.#rejoin(topic),
-      resync: (reason) => this.#resync(topic, reason),
-      release: (joinedHere) => this.#release(topic, joinedHere),
-    };
-    const topic = new Topic(name, params, port);
-    this.#topics.set(name, topic);
-    return topic;
-  }
-
-  /**
-   * Forgets a topic, if it is still the one registered under its name.
-   * @param {Topic} topic
-   */
-  #forget(topic) {
-    if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-  }
-
-  /**
-   * A topic asked to be joined again (`topic.rejoin`).
-   * @param {Topic} topic
-   * @returns {Promise<void>}
-   */
-  #rejoin(topic) {
-    if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
-    if (this.#connectionState !== "connected") return topic.ready.then(() => {});
-    return this.#sendJoin(topic);
-  }
-
-  /**
-   * The last holder left a topic (now `left`): leave it on the server, now or on resume.
-   * @param {Topic} topic
-   * @param {boolean} wasJoinedHere whether the current socket's session had it joined
-   */
-  #release(topic, wasJoinedHere) {
-    this.#presence.forget(topic.name);
-    this.#forget(topic);
-    if (this.#connectionState === "connected" && wasJoinedHere) {
-      this.#sendLeave(topic.name);
-    } else {
-      this.#pendingLeaves.add(topic.name);
-    }
-  }
-
-  /** @param {string} name */
-  #sendLeave(name) {
-    this.#connection.request({ op: "leave", topic: name }).then(
-      () => this.#pendingLeaves.delete(name),
-      () => {
-        // The socket dropped before the answer: leave on the next one, unless the name
-        // was joined again meanwhile (that join, sent after this leave, is the one to
-        // keep; the next socket joins it again).
-        if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
-      },
-    );
-  }
-
-  /**
-   * @param {Topic} topic
-   * @returns {Promise<void>}
-   */
-  #sendJoin(topic) {
-    if (this.#early.leavesFirst(topic.name)) {
-      this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
-    }
-    /** @type {Record<string, unknown>} */
-    const message = { op: "join", topic: topic.name };
-    if (topic.params !== undefined) message.params = topic.params;
-    return this.#joinAnswered(topic, this.#connection.request(message));
-  }
-
-  /**
-   * Settles a topic by the server's answer to its join.
-   * @param {Topic} topic
-   * @param {Promise<any>} answer the reply to the join (sent or adopted)
-   * @returns {Promise<void>}
-   */
-  #joinAnswered(topic, answer) {
-    return answer.then(
-      (reply) => {
-        if (this.#topics.get(topic.name) !== topic || !topic.active) {
-          // Left while the join was in flight: the server has joined it, so leave it
-          // there too (unless the name has been joined again meanwhile).
-          if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
-          return;
-        }
-        if (reply.status === "ok") {
-          topic.markJoined();
-          topic.flush();
-          this.#presence.joined(topic.name);
-        } else {
-          const error = StatecastError.fromReply(reply, { topic: topic.name });
-          topic.markFailed(error);
-          // An early join nobody has claimed yet keeps its name: the page's own join
-          // takes the failure over and reports it then.
-          if (this.#early.isUnclaimed(topic)) throw error;
-          this.#report(error, { topic: topic.name });
-          this.#topics.delete(topic.name);
-          throw error;
-        }
-      },
-      (/** @type {StatecastError} */ error) => {
-        // The socket dropped: the next handshake joins the topic again.
-        throw error;
-      },
-    );
-  }
-
-  /**
-   * Re-joins a topic whose mirror went out of step (the topic decided, and ignores
-   * patches until the fresh snapshot arrives).
-   * @param {Topic} topic
-   * @param {string} reason
-   */
-  #resync(topic, reason) {
-    console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-    this.emit("resync", { topic: topic.name, reason });
-    if (this.#connection.canSend) {
-      this.#sendJoin(topic).catch(() => {});
-    }
+    this.#registry.presence(name, meta);
   }
 
   /**
@@ -352,10 +189,9 @@ export class Client extends Emitter {
       // that socket in turn, so the next socket starts a session of its own.
       if (detail?.code === 4000) {
         this.#session = null;
-        this.#pendingLeaves.clear();
-        this.#early.sessionLost();
+        this.#registry.sessionLost();
       }
-      for (const topic of this.#topics.values()) topic.markDisconnected();
+      this.#registry.disconnected();
       // A restarting server (1012) is back within a second: the page shows that it is
       // reconnecting, not that it lost the server. If that attempt fails, the normal
       // back-off follows and the page shows it disconnected.
@@ -369,7 +205,7 @@ export class Client extends Emitter {
    * anything to resume), then the `join` of every other topic.
    */
   #opened() {
-    const handshake = new Handshake(this.#session, this.#topics.values(), this.#pendingLeaves.size > 0);
+    const handshake = new Handshake(this.#session, this.#registry.topics.values(), this.#registry.leavesPending);
     this.#handshake = handshake;
     if (handshake.hello) {
       this.#connection.request(handshake.hello).then(
@@ -381,13 +217,7 @@ export class Client extends Emitter {
         },
       );
     }
-    const adopted = this.#early.takeAnswers();
-    for (const topic of [...this.#topics.values()]) {
-      if (!topic.active || handshake.resuming.has(topic)) continue;
-      const answer = adopted.get(topic);
-      if (answer) this.#joinAnswered(topic, answer).catch(() => {});
-      else this.#sendJoin(topic).catch(() => {});
-    }
+    this.#registry.firstFlight(handshake.resuming);
   }
 
   /**
@@ -410,22 +240,10 @@ export class Client extends Emitter {
     this.#handshake = null;
     const { session, resumed } = outcome;
     this.#session = session;
-    if (resumed) {
-      for (const topic of handshake.resuming) if (this.#topics.get(topic.name) === topic) topic.markJoined();
-      // A resumed session kept its presence on the server; anything published while
-      // the socket was down goes out now.
-      this.#presence.resumed();
-      for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
-    } else {
-      this.#pendingLeaves.clear();
-    }
+    this.#registry.settled(handshake.resuming, resumed);
     this.#everConnected = true;
     this.#setState("connected");
-    for (const topic of [...this.#topics.values()]) {
-      if (!topic.active) continue;
-      if (topic.joinedHere) topic.flush();
-      else if (!resumed && handshake.resuming.has(topic)) this.#sendJoin(topic).catch(() => {});
-    }
+    this.#registry.connected(handshake.resuming, resumed);
   }
 
   /** @param {any} message */
@@ -434,11 +252,7 @@ export class Client extends Emitter {
       case "snapshot":
       case "patch":
       case "closed": {
-        // The topic keeps its own mirror; the client only forgets a closed one.
-        const topic = typeof message.topic === "string" ? this.#topics.get(message.topic) : undefined;
-        if (!topic || !topic.active) return;
-        if (message.op === "closed") this.#topics.delete(topic.name);
-        topic.receive(message);
+        this.#registry.receive(message);
         return;
       }
       case "reply": {
