@@ -8,7 +8,7 @@
  * survives reconnects: the client resumes or re-joins it on every new socket, and
  * actions sent while the socket is down wait until the topic is joined again (they
  * have not reached the server, so sending them later is safe). It reaches the client
- * only through the narrow port the client gave it (`TopicPort`), never the client
+ * only through the narrow port it was made with (`TopicPort`), never the client
  * itself. Get one from `statecast.join(name)`.
  *
  * @example
@@ -42,10 +42,11 @@ import { PatchError, applyPatch } from "./patch.js";
  */
 
 /**
- * All a topic may ask of the client that carries it. The client makes one for each
- * topic; through it alone the topic sends, joins again and leaves, so that neither
- * reaches into the other (the client keeps its socket and handshake, the topic its
- * mirror and its actions).
+ * All a topic may ask of the client that carries it. The client's registry
+ * (`topic-registry.js`) makes one for each topic; through it alone the topic sends,
+ * joins again and leaves, so that neither reaches into the other (the client keeps
+ * its socket, handshake and membership on the server, the topic its mirror and its
+ * actions).
  * @typedef {object} TopicPort
  * @property {() => boolean} live whether a joined topic's actions can go out now: the
  *   client is greeted and resumed, and its socket open
@@ -102,7 +103,7 @@ export class Topic extends Emitter {
   /**
    * @param {string} name
    * @param {Record<string, unknown> | undefined} params
-   * @param {TopicPort} port the topic's way to the client that made it
+   * @param {TopicPort} port the topic's way to the client that carries it
    */
   constructor(name, params, port) {
     super();
