@@ -1575,6 +1575,125 @@ console.error(`statecast: a "${type}" listener threw`, error);
 }
 }
 
+// ---- statecast/handshake.js ----
+
+class Handshake {
+#previous;
+#hello = null;
+#resuming = new Set();
+#fresh = undefined;
+#reply = null;
+constructor(previous, topics, leavesPending) {
+this.#previous = previous;
+const resume = {};
+const resumed = new Set();
+for (const topic of topics) {
+if (topic.active && typeof topic.rev === "number") {
+resume[topic.name] = topic.rev;
+resumed.add(topic);
+}
+}
+if (previous !== null && (resumed.size > 0 || leavesPending)) {
+this.#hello = { op: "hello", session: previous, resume };
+this.#resuming = resumed;
+this.#reply = undefined;
+}
+}
+get hello() {
+return this.#hello;
+}
+get resuming() {
+return this.#resuming;
+}
+greeted(hello) {
+this.#fresh = typeof hello.session === "string" ? hello.session : null;
+return this.#outcome();
+}
+answered(reply) {
+this.#reply = reply;
+return this.#outcome();
+}
+#outcome() {
+const fresh = this.#fresh;
+const reply = this.#reply;
+if (fresh === undefined || reply === undefined) return undefined;
+if (reply === null) return { session: fresh, resumed: false };
+if (reply.status === "ok" && reply.resumed === true) {
+return { session: typeof reply.session === "string" ? reply.session : this.#previous, resumed: true };
+}
+return { session: typeof reply.session === "string" ? reply.session : fresh, resumed: false };
+}
+}
+
+// ---- statecast/early-joins.js ----
+
+class EarlyJoins {
+#early;
+#host;
+#answers = new Map();
+#unclaimed = new Set();
+#refused = new Set();
+#leaveFirst = new Set();
+constructor(early, host) {
+this.#early = early;
+this.#host = host;
+}
+adopt() {
+const early = this.#early;
+this.#early = undefined;
+if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
+for (const join of early.joins) {
+const { ref, topic: name } = join ?? {};
+if (!Number.isSafeInteger(ref) || ref < 1) continue;
+if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
+this.#host.adopt(ref).catch(() => {});
+continue;
+}
+const topic = this.#host.add(name);
+this.#unclaimed.add(topic);
+this.#answers.set(topic, this.#host.adopt(ref));
+}
+}
+takeAnswers() {
+const answers = this.#answers;
+this.#answers = new Map();
+return answers;
+}
+claim(topic, params) {
+if (params === undefined && this.#refused.has(topic)) return topic;
+if (!this.#unclaimed.delete(topic)) return undefined;
+if (topic.status === "failed") {
+if (params !== undefined) return null;
+if (topic.error) this.#host.report(topic.error, topic.name);
+this.#refused.add(topic);
+return topic;
+}
+if (params === undefined) return topic;
+topic.markLeft();
+this.#leaveFirst.add(topic.name);
+return null;
+}
+isUnclaimed(topic) {
+return this.#unclaimed.has(topic);
+}
+leavesFirst(name) {
+return this.#leaveFirst.delete(name);
+}
+sessionLost() {
+this.#leaveFirst.clear();
+}
+leaveUnclaimed() {
+for (const topic of this.#refused) this.#host.forget(topic);
+this.#refused.clear();
+for (const topic of [...this.#unclaimed]) {
+this.#unclaimed.delete(topic);
+if (this.#host.topic(topic.name) !== topic) continue;
+if (topic.active) topic.leave();
+else this.#host.forget(topic);
+}
+}
+}
+
 // ---- statecast/patch.js ----
 
 class PatchError extends Error {
@@ -1801,10 +1920,54 @@ if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "f
 return op.from;
 }
 
+// ---- statecast/presence.js ----
+
+class PresencePublisher {
+#entries = new Map();
+#host;
+constructor(host) {
+this.#host = host;
+}
+publish(name, meta) {
+const entry = this.#entries.get(name) ?? { meta, pending: false, throttled: false };
+entry.meta = meta;
+this.#entries.set(name, entry);
+if (entry.throttled) {
+entry.pending = true;
+} else {
+this.#send(name);
+}
+}
+joined(name) {
+if (this.#entries.get(name)?.throttled === false) this.#send(name);
+}
+resumed() {
+for (const [name, entry] of this.#entries) if (entry.pending && !entry.throttled) this.#send(name);
+}
+forget(name) {
+this.#entries.delete(name);
+}
+#send(name) {
+const entry = this.#entries.get(name);
+if (!entry) return;
+if (!this.#host.canPublish(name)) {
+entry.pending = true;
+return;
+}
+entry.pending = false;
+entry.throttled = true;
+this.#host.send(name, entry.meta);
+this.#host.setTimeout(() => {
+entry.throttled = false;
+if (entry.pending) this.#send(name);
+}, 100);
+}
+}
+
 // ---- statecast/topic.js ----
 
 class Topic extends Emitter {
-#client;
+#port;
 #name;
 #params;
 #state = undefined;
@@ -1818,9 +1981,9 @@ class Topic extends Emitter {
 #waiting = [];
 #subscribers = new Set();
 #settleReady;
-constructor(client, name, params) {
+constructor(name, params, port) {
 super();
-this.#client = client;
+this.#port = port;
 this.#name = name;
 this.#params = params;
 let resolveReady = () => {};
@@ -1859,9 +2022,6 @@ return this.#status === "joining" || this.#status === "joined";
 get joinedHere() {
 return this.#joinedHere;
 }
-get resyncing() {
-return this.#resyncing;
-}
 subscribe(subscriber) {
 this.#subscribers.add(subscriber);
 if (this.#state !== undefined) this.#call(subscriber, [""]);
@@ -1878,37 +2038,42 @@ new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reaso
 }
 return new Promise((resolve, reject) => {
 this.#waiting.push({ action, resolve, reject });
-this.#client.flush(this);
+this.flush();
 });
 }
 rejoin(params) {
 if (params !== undefined) this.#params = params;
-return this.#client.rejoin(this);
+return this.#port.rejoin();
 }
 leave() {
 if (this.#status === "left") return;
 this.#holders--;
 if (this.#holders > 0) return;
-this.#client.release(this);
+const joinedHere = this.#joinedHere;
+this.markLeft();
+this.#port.release(joinedHere);
 }
 retain() {
 this.#holders++;
 }
-takeWaiting() {
-const waiting = this.#waiting;
-this.#waiting = [];
-return waiting;
+flush() {
+if (!this.#joinedHere || !this.#port.live()) return;
+for (const entry of this.#takeWaiting()) this.#sendAction(entry);
 }
-applySnapshot(rev, state) {
-this.#rev = rev;
-this.#state = state;
-this.#resyncing = false;
-this.#notify([""]);
+receive(message) {
+if (!this.active) return;
+switch (message.op) {
+case "snapshot":
+if (typeof message.rev === "number") this.#applySnapshot(message.rev, message.state);
+return;
+case "patch":
+this.#applyPatch(message);
+return;
+case "closed":
+this.#closed(typeof message.reason === "string" ? message.reason : "closed by the server");
+return;
+default:
 }
-applyState(rev, state, changed) {
-this.#rev = rev;
-this.#state = state;
-this.#notify(changed);
 }
 markJoined() {
 this.#joinedHere = true;
@@ -1918,20 +2083,12 @@ this.#settleReady.resolve(this);
 this.emit("status", { status: this.#status });
 }
 }
-markResyncing() {
-this.#resyncing = true;
-}
 markDisconnected() {
 this.#joinedHere = false;
 this.#resyncing = false;
 }
 markFailed(error) {
 this.#end("failed", error);
-}
-markClosed(reason) {
-if (!this.active) return;
-this.#closedReason = reason;
-this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
 }
 markLeft() {
 this.#end("left", new StatecastError("not_joined", `topic "${this.name}" was left`, { topic: this.name }));
@@ -1943,8 +2100,65 @@ this.#joinedHere = false;
 this.#resyncing = false;
 if (status === "failed") this.#error = error;
 this.#settleReady.reject(error);
-for (const entry of this.takeWaiting()) entry.reject(error);
+for (const entry of this.#takeWaiting()) entry.reject(error);
 this.emit("status", { status, error });
+}
+#applySnapshot(rev, state) {
+this.#rev = rev;
+this.#state = state;
+this.#resyncing = false;
+this.#notify([""]);
+}
+#applyPatch(message) {
+const rev = this.#rev;
+if (this.#resyncing || rev === undefined || typeof message.rev !== "number") return;
+if (message.rev <= rev) return;
+if (message.rev !== rev + 1) {
+this.#resync(`expected revision ${rev + 1}, got ${message.rev}`);
+return;
+}
+let result;
+try {
+result = applyPatch(this.#state, message.ops);
+} catch (error) {
+if (!(error instanceof PatchError)) throw error;
+this.#resync(`patch ${message.rev} does not apply: ${error.message}`);
+return;
+}
+this.#rev = message.rev;
+this.#state = result.document;
+this.#notify(result.changed);
+}
+#resync(reason) {
+if (this.#resyncing) return;
+this.#resyncing = true;
+this.#port.resync(reason);
+}
+#closed(reason) {
+this.#closedReason = reason;
+this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
+}
+#sendAction(entry) {
+const context = { topic: this.#name, action: entry.action };
+this.#port.send({ op: "action", topic: this.#name, action: entry.action }).then(
+(reply) => {
+if (reply.status === "ok") {
+entry.resolve(reply);
+} else {
+const error = StatecastError.fromReply(reply, context);
+this.#port.report(error, context);
+entry.reject(error);
+}
+},
+( error) => {
+entry.reject(new StatecastError(error.code, error.message, context));
+},
+);
+}
+#takeWaiting() {
+const waiting = this.#waiting;
+this.#waiting = [];
+return waiting;
 }
 #notify(changed) {
 for (const subscriber of [...this.#subscribers]) this.#call(subscriber, changed);
@@ -1958,33 +2172,207 @@ console.error(`statecast: a subscriber of "${this.name}" threw`, error);
 }
 }
 
+// ---- statecast/topic-registry.js ----
+
+class TopicRegistry {
+#topics = new Map();
+#pendingLeaves = new Set();
+#host;
+#connection;
+#presence;
+#early;
+constructor(host) {
+this.#host = host;
+this.#connection = host.connection;
+this.#presence = new PresencePublisher({
+canPublish: (name) => this.#topics.get(name)?.joinedHere === true && host.connected(),
+send: (name, meta) => this.#connection.request({ op: "presence", topic: name, meta }).catch(() => {}),
+setTimeout: host.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
+});
+this.#early = new EarlyJoins(host.early, {
+adopt: (ref) => this.#connection.adopt(ref),
+topic: (name) => this.#topics.get(name),
+add: (name) => this.#add(name, undefined),
+forget: (topic) => this.#forget(topic),
+report: (error, topic) => host.report(error, { topic }),
+});
+}
+get topics() {
+return this.#topics;
+}
+get leavesPending() {
+return this.#pendingLeaves.size > 0;
+}
+adoptEarlyJoins() {
+this.#early.adopt();
+}
+leaveUnclaimed() {
+this.#early.leaveUnclaimed();
+}
+join(name, params) {
+const existing = this.#topics.get(name);
+const early = existing && this.#early.claim(existing, params);
+if (early) return early;
+if (early === null) {
+this.#topics.delete(name);
+} else if (existing && existing.active) {
+existing.retain();
+if (params !== undefined && !deepEqual(params, existing.params)) {
+existing.rejoin(params).catch(() => {});
+}
+return existing;
+}
+const topic = this.#add(name, params);
+this.#pendingLeaves.delete(name);
+if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
+return topic;
+}
+presence(name, meta) {
+this.#presence.publish(name, meta);
+}
+receive(message) {
+const topic = typeof message.topic === "string" ? this.#topics.get(message.topic) : undefined;
+if (!topic || !topic.active) return;
+if (message.op === "closed") this.#topics.delete(topic.name);
+topic.receive(message);
+}
+firstFlight(resuming) {
+const adopted = this.#early.takeAnswers();
+for (const topic of [...this.#topics.values()]) {
+if (!topic.active || resuming.has(topic)) continue;
+const answer = adopted.get(topic);
+if (answer) this.#joinAnswered(topic, answer).catch(() => {});
+else this.#sendJoin(topic).catch(() => {});
+}
+}
+settled(resuming, resumed) {
+if (!resumed) {
+this.#pendingLeaves.clear();
+return;
+}
+for (const topic of resuming) if (this.#topics.get(topic.name) === topic) topic.markJoined();
+this.#presence.resumed();
+for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
+}
+connected(resuming, resumed) {
+for (const topic of [...this.#topics.values()]) {
+if (!topic.active) continue;
+if (topic.joinedHere) topic.flush();
+else if (!resumed && resuming.has(topic)) this.#sendJoin(topic).catch(() => {});
+}
+}
+disconnected() {
+for (const topic of this.#topics.values()) topic.markDisconnected();
+}
+sessionLost() {
+this.#pendingLeaves.clear();
+this.#early.sessionLost();
+}
+#add(name, params) {
+const port = {
+live: () => this.#host.connected() && this.#connection.isOpen,
+send: (message) => this.#connection.request(message),
+report: (error, context) => this.#host.report(error, context),
+rejoin: () => this.#rejoin(topic),
+resync: (reason) => this.#resync(topic, reason),
+release: (joinedHere) => this.#release(topic, joinedHere),
+};
+const topic = new Topic(name, params, port);
+this.#topics.set(name, topic);
+return topic;
+}
+#forget(topic) {
+if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+}
+#rejoin(topic) {
+if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
+if (!this.#host.connected()) return topic.ready.then(() => {});
+return this.#sendJoin(topic);
+}
+#release(topic, wasJoinedHere) {
+this.#presence.forget(topic.name);
+this.#forget(topic);
+if (this.#host.connected() && wasJoinedHere) {
+this.#sendLeave(topic.name);
+} else {
+this.#pendingLeaves.add(topic.name);
+}
+}
+#sendLeave(name) {
+this.#connection.request({ op: "leave", topic: name }).then(
+() => this.#pendingLeaves.delete(name),
+() => {
+if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
+},
+);
+}
+#sendJoin(topic) {
+if (this.#early.leavesFirst(topic.name)) {
+this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
+}
+const message = { op: "join", topic: topic.name };
+if (topic.params !== undefined) message.params = topic.params;
+return this.#joinAnswered(topic, this.#connection.request(message));
+}
+#joinAnswered(topic, answer) {
+return answer.then(
+(reply) => {
+if (this.#topics.get(topic.name) !== topic || !topic.active) {
+if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
+return;
+}
+if (reply.status === "ok") {
+topic.markJoined();
+topic.flush();
+this.#presence.joined(topic.name);
+} else {
+const error = StatecastError.fromReply(reply, { topic: topic.name });
+topic.markFailed(error);
+if (this.#early.isUnclaimed(topic)) throw error;
+this.#host.report(error, { topic: topic.name });
+this.#topics.delete(topic.name);
+throw error;
+}
+},
+( error) => {
+throw error;
+},
+);
+}
+#resync(topic, reason) {
+console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
+this.#host.resynced(topic.name, reason);
+if (this.#connection.canSend) {
+this.#sendJoin(topic).catch(() => {});
+}
+}
+}
+
 // ---- statecast/client.js ----
 
 class Client extends Emitter {
 #connectionState = "disconnected";
 #session = null;
 #everConnected = false;
-#topics = new Map();
-#pendingLeaves = new Set();
 #handshake = null;
 #tracing = false;
 #connection;
-#presence = new Map();
-#setTimeout;
-#early;
-#adopted = new Map();
-#unclaimed = new Set();
-#refusedEarly = new Set();
-#leaveFirst = new Set();
+#registry;
 constructor(options) {
 super();
-this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-this.#early = options.early;
 this.#connection = new Connection({
 ...options,
 onHello: (hello) => this.#greeted(hello),
 onMessage: (message) => this.#received(message),
 onStatus: (status, detail) => this.#transportChanged(status, detail),
+});
+this.#registry = new TopicRegistry({
+connection: this.#connection,
+connected: () => this.#connectionState === "connected",
+report: (error, context) => this.#report(error, context),
+resynced: (topic, reason) => this.emit("resync", { topic, reason }),
+early: options.early,
+setTimeout: options.setTimeout,
 });
 }
 get connectionState() {
@@ -1997,40 +2385,14 @@ get everConnected() {
 return this.#everConnected;
 }
 get topics() {
-return this.#topics;
+return this.#registry.topics;
 }
 start() {
-this.#adoptEarlyJoins();
+this.#registry.adoptEarlyJoins();
 this.#connection.start();
 }
-#adoptEarlyJoins() {
-const early = this.#early;
-this.#early = undefined;
-if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
-for (const join of early.joins) {
-const { ref, topic: name } = join ?? {};
-if (!Number.isSafeInteger(ref) || ref < 1) continue;
-if (typeof name !== "string" || name === "" || this.#topics.has(name)) {
-this.#connection.adopt(ref).catch(() => {});
-continue;
-}
-const topic = new Topic(this, name, undefined);
-this.#topics.set(name, topic);
-this.#unclaimed.add(topic);
-this.#adopted.set(topic, this.#connection.adopt(ref));
-}
-}
 leaveUnclaimed() {
-for (const topic of this.#refusedEarly) {
-if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-}
-this.#refusedEarly.clear();
-for (const topic of [...this.#unclaimed]) {
-this.#unclaimed.delete(topic);
-if (this.#topics.get(topic.name) !== topic) continue;
-if (topic.active) topic.leave();
-else this.#topics.delete(topic.name);
-}
+this.#registry.leaveUnclaimed();
 }
 stop() {
 this.#connection.stop();
@@ -2048,150 +2410,10 @@ this.#connection.traceWith(enabled ? (entry) => this.emit("trace", entry) : unde
 }
 join(name, params) {
 if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
-const existing = this.#topics.get(name);
-if (existing && params === undefined && this.#refusedEarly.has(existing)) {
-return existing;
-}
-if (existing && this.#unclaimed.delete(existing)) {
-if (existing.status === "failed") {
-if (params === undefined) {
-if (existing.error) this.#report(existing.error, { topic: name });
-this.#refusedEarly.add(existing);
-return existing;
-}
-this.#topics.delete(name);
-} else if (params === undefined) {
-return existing;
-} else {
-existing.markLeft();
-this.#topics.delete(name);
-this.#leaveFirst.add(name);
-}
-} else if (existing && existing.active) {
-existing.retain();
-if (params !== undefined && !deepEqual(params, existing.params)) {
-existing.rejoin(params).catch(() => {});
-}
-return existing;
-}
-const topic = new Topic(this, name, params);
-this.#topics.set(name, topic);
-this.#pendingLeaves.delete(name);
-if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
-return topic;
-}
-rejoin(topic) {
-if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
-if (this.#connectionState !== "connected") return topic.ready.then(() => {});
-return this.#sendJoin(topic);
-}
-flush(topic) {
-if (!topic.joinedHere || this.#connectionState !== "connected" || !this.#connection.isOpen) return;
-for (const entry of topic.takeWaiting()) this.#sendAction(topic, entry);
+return this.#registry.join(name, params);
 }
 presence(name, meta) {
-const entry = this.#presence.get(name) ?? { meta, pending: false, throttled: false };
-entry.meta = meta;
-this.#presence.set(name, entry);
-if (entry.throttled) {
-entry.pending = true;
-} else {
-this.#sendPresence(name);
-}
-}
-#sendPresence(name) {
-const entry = this.#presence.get(name);
-const topic = this.#topics.get(name);
-if (!entry) return;
-if (!topic || !topic.joinedHere || this.#connectionState !== "connected") {
-entry.pending = true;
-return;
-}
-entry.pending = false;
-entry.throttled = true;
-this.#connection.request({ op: "presence", topic: name, meta: entry.meta }).catch(() => {});
-this.#setTimeout(() => {
-entry.throttled = false;
-if (entry.pending) this.#sendPresence(name);
-}, 100);
-}
-release(topic) {
-const wasJoinedHere = topic.joinedHere;
-topic.markLeft();
-this.#presence.delete(topic.name);
-if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-if (this.#connectionState === "connected" && wasJoinedHere) {
-this.#sendLeave(topic.name);
-} else {
-this.#pendingLeaves.add(topic.name);
-}
-}
-#sendLeave(name) {
-this.#connection.request({ op: "leave", topic: name }).then(
-() => this.#pendingLeaves.delete(name),
-() => {
-if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
-},
-);
-}
-#sendAction(topic, entry) {
-const context = { topic: topic.name, action: entry.action };
-this.#connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
-(reply) => {
-if (reply.status === "ok") {
-entry.resolve(reply);
-} else {
-const error = StatecastError.fromReply(reply, context);
-this.#report(error, context);
-entry.reject(error);
-}
-},
-( error) => {
-entry.reject(new StatecastError(error.code, error.message, context));
-},
-);
-}
-#sendJoin(topic) {
-if (this.#leaveFirst.delete(topic.name)) {
-this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
-}
-const message = { op: "join", topic: topic.name };
-if (topic.params !== undefined) message.params = topic.params;
-return this.#joinAnswered(topic, this.#connection.request(message));
-}
-#joinAnswered(topic, answer) {
-return answer.then(
-(reply) => {
-if (this.#topics.get(topic.name) !== topic || !topic.active) {
-if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
-return;
-}
-if (reply.status === "ok") {
-topic.markJoined();
-this.flush(topic);
-if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
-} else {
-const error = StatecastError.fromReply(reply, { topic: topic.name });
-topic.markFailed(error);
-if (this.#unclaimed.has(topic)) throw error;
-this.#report(error, { topic: topic.name });
-this.#topics.delete(topic.name);
-throw error;
-}
-},
-( error) => {
-throw error;
-},
-);
-}
-#resync(topic, reason) {
-if (topic.resyncing) return;
-console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-topic.markResyncing();
-this.emit("resync", { topic: topic.name, reason });
-if (this.#connection.canSend) {
-this.#sendJoin(topic).catch(() => {});
-}
+this.#registry.presence(name, meta);
 }
 #transportChanged(status, detail) {
 if (status === "connecting") {
@@ -2207,99 +2429,46 @@ if (status === "closed") {
 this.#handshake = null;
 if (detail?.code === 4000) {
 this.#session = null;
-this.#pendingLeaves.clear();
-this.#leaveFirst.clear();
+this.#registry.sessionLost();
 }
-for (const topic of this.#topics.values()) topic.markDisconnected();
+this.#registry.disconnected();
 this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
 }
 }
 #opened() {
-const previous = this.#session;
-const resume = {};
-const resumed = new Set();
-for (const topic of this.#topics.values()) {
-if (topic.active && typeof topic.rev === "number") {
-resume[topic.name] = topic.rev;
-resumed.add(topic);
-}
-}
-const resuming = previous !== null && (resumed.size > 0 || this.#pendingLeaves.size > 0);
-const handshake = { previous, fresh: undefined, resuming: resuming ? resumed : null, reply: resuming ? undefined : null };
+const handshake = new Handshake(this.#session, this.#registry.topics.values(), this.#registry.leavesPending);
 this.#handshake = handshake;
-if (resuming) {
-this.#connection.request({ op: "hello", session: previous, resume }).then(
+if (handshake.hello) {
+this.#connection.request(handshake.hello).then(
 (reply) => {
-if (this.#handshake !== handshake) return;
-handshake.reply = reply;
-this.#completeHandshake(handshake);
+if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answered(reply));
 },
 () => {
 },
 );
 }
-const adopted = this.#adopted;
-this.#adopted = new Map();
-for (const topic of [...this.#topics.values()]) {
-if (!topic.active || handshake.resuming?.has(topic)) continue;
-const answer = adopted.get(topic);
-if (answer) this.#joinAnswered(topic, answer).catch(() => {});
-else this.#sendJoin(topic).catch(() => {});
-}
+this.#registry.firstFlight(handshake.resuming);
 }
 #greeted(hello) {
 const handshake = this.#handshake;
-if (handshake === null) return;
-handshake.fresh = typeof hello.session === "string" ? hello.session : null;
-this.#completeHandshake(handshake);
+if (handshake !== null) this.#handshakeDone(handshake, handshake.greeted(hello));
 }
-#completeHandshake(handshake) {
-if (handshake.fresh === undefined || handshake.reply === undefined) return;
+#handshakeDone(handshake, outcome) {
+if (outcome === undefined) return;
 this.#handshake = null;
-const { previous, fresh, reply } = handshake;
-let resumed = false;
-if (reply !== null) {
-if (reply.status === "ok" && reply.resumed === true) {
-resumed = true;
-this.#session = typeof reply.session === "string" ? reply.session : previous;
-for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
-for (const [name, entry] of this.#presence) if (entry.pending && !entry.throttled) this.#sendPresence(name);
-for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
-} else {
-this.#session = typeof reply.session === "string" ? reply.session : fresh;
-}
-} else {
-this.#session = fresh;
-}
-if (!resumed) this.#pendingLeaves.clear();
+const { session, resumed } = outcome;
+this.#session = session;
+this.#registry.settled(handshake.resuming, resumed);
 this.#everConnected = true;
 this.#setState("connected");
-for (const topic of [...this.#topics.values()]) {
-if (!topic.active) continue;
-if (topic.joinedHere) this.flush(topic);
-else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
-}
+this.#registry.connected(handshake.resuming, resumed);
 }
 #received(message) {
 switch (message.op) {
-case "snapshot": {
-const topic = this.#activeTopic(message.topic);
-if (!topic || typeof message.rev !== "number") return;
-topic.applySnapshot(message.rev, message.state);
-return;
-}
-case "patch": {
-const topic = this.#activeTopic(message.topic);
-if (!topic) return;
-this.#patch(topic, message);
-return;
-}
+case "snapshot":
+case "patch":
 case "closed": {
-const topic = this.#activeTopic(message.topic);
-if (!topic) return;
-const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
-this.#topics.delete(topic.name);
-topic.markClosed(reason);
+this.#registry.receive(message);
 return;
 }
 case "reply": {
@@ -2308,28 +2477,6 @@ return;
 }
 default:
 }
-}
-#patch(topic, message) {
-if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
-if (message.rev <= topic.rev) return;
-if (message.rev !== topic.rev + 1) {
-this.#resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
-return;
-}
-let result;
-try {
-result = applyPatch(topic.state, message.ops);
-} catch (error) {
-if (!(error instanceof PatchError)) throw error;
-this.#resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
-return;
-}
-topic.applyState(message.rev, result.document, result.changed);
-}
-#activeTopic(name) {
-if (typeof name !== "string") return undefined;
-const topic = this.#topics.get(name);
-return topic && topic.active ? topic : undefined;
 }
 #report(error, context) {
 console.warn(`statecast: ${error.code}: ${error.message}`, context.topic ? `(topic "${context.topic}")` : "");

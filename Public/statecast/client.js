@@ -3,10 +3,12 @@
  * that carries them across reconnects.
  *
  * `statecast.js` creates the page's single client; tests and other hosts create their
- * own with a fake WebSocket. The client keeps each topic's state in step with the
- * server: snapshots replace it, patches advance it one revision at a time, and a gap
- * or a patch that does not apply triggers a resync (a re-join, answered with a fresh
- * snapshot). After a reconnect it resumes the old session with each topic's last
+ * own with a fake WebSocket. The client keeps the socket's session and hands each
+ * message naming a topic to its registry (`topic-registry.js`: the topics by name,
+ * their joins and leaves), which hands it to the topic: the topic keeps its own mirror
+ * (revision check, patches, the decision to resync) and asks for what it cannot do
+ * alone through the port it was given (`TopicPort`: send an action, join again, leave).
+ * After a reconnect the client resumes the old session with each topic's last
  * revision, or re-joins every topic when the server no longer knows the session.
  *
  * The first state arrives one round trip after the socket opens: as soon as it is open
@@ -15,7 +17,8 @@
  * The server handles one socket's messages in order, so each join's snapshot follows
  * its greeting and the resume. A page's early snippet may have joined its topics
  * before the runtime loaded: the client adopts those joins (and any snapshot already
- * received), the page's bindings claim them, and the ones no binding claims are left.
+ * received), the page's bindings claim them, and the ones no binding claims are left
+ * (`early-joins.js` keeps that bookkeeping).
  *
  * @example
  * const client = new Client({ url: "ws://127.0.0.1:8080/ws" });
@@ -28,8 +31,8 @@
 import { Connection } from "./connection.js";
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
-import { PatchError, applyPatch, deepEqual } from "./patch.js";
-import { Topic } from "./topic.js";
+import { Handshake } from "./handshake.js";
+import { TopicRegistry } from "./topic-registry.js";
 
 /**
  * @typedef {"connecting" | "connected" | "disconnected"} ConnectionState
@@ -51,64 +54,38 @@ import { Topic } from "./topic.js";
  * @typedef {string} ClientEvent
  */
 
-/**
- * One socket's handshake: the server's hello and, when resuming, the answer to ours.
- * @typedef {object} Handshake
- * @property {string | null} previous the session being resumed (or null)
- * @property {string | null | undefined} fresh the session of the server's hello; `undefined` until it arrives
- * @property {Set<Topic> | null} resuming the topics listed in the resume (not joined in the first flight)
- * @property {any} reply the answer to the resume; `undefined` while awaited, `null` when none was sent
- */
-
-/**
- * @typedef {object} PresenceEntry
- * @property {Record<string, unknown>} meta the latest meta published
- * @property {boolean} pending a newer meta waits for the throttle or for the join
- * @property {boolean} throttled a message went out less than 100 ms ago
- */
-
 export class Client extends Emitter {
   /** @type {ConnectionState} */
   #connectionState = "disconnected";
   /** @type {string | null} the session in force (from the server's hello or a resume) */
   #session = null;
   #everConnected = false;
-  /** @type {Map<string, Topic>} */
-  #topics = new Map();
-  /** @type {Set<string>} topics left while the socket was down, to leave on resume */
-  #pendingLeaves = new Set();
   /** @type {Handshake | null} the current socket's handshake, until it is complete */
   #handshake = null;
   #tracing = false;
   /** @type {Connection} */
   #connection;
-  /** @type {Map<string, PresenceEntry>} the latest presence meta published per topic */
-  #presence = new Map();
-  /** @type {(fn: () => void, ms: number) => unknown} */
-  #setTimeout;
-  /** @type {import("./connection.js").EarlySocket | undefined} the early socket, until `start` */
-  #early;
-  /** @type {Map<Topic, Promise<any>>} joins the early socket sent, until its first flight skips them */
-  #adopted = new Map();
-  /** @type {Set<Topic>} topics of early joins that no `join` call has claimed yet */
-  #unclaimed = new Set();
-  /** @type {Set<Topic>} early joins refused before the page claimed them, until it is bound */
-  #refusedEarly = new Set();
-  /** @type {Set<string>} names the early socket joined without params, to leave before joining them anew */
-  #leaveFirst = new Set();
+  /** @type {TopicRegistry} the topics joined over the connection */
+  #registry;
 
   /**
    * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
    */
   constructor(options) {
     super();
-    this.#setTimeout = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-    this.#early = options.early;
     this.#connection = new Connection({
       ...options,
       onHello: (hello) => this.#greeted(hello),
       onMessage: (message) => this.#received(message),
       onStatus: (status, detail) => this.#transportChanged(status, detail),
+    });
+    this.#registry = new TopicRegistry({
+      connection: this.#connection,
+      connected: () => this.#connectionState === "connected",
+      report: (error, context) => this.#report(error, context),
+      resynced: (topic, reason) => this.emit("resync", { topic, reason }),
+      early: options.early,
+      setTimeout: options.setTimeout,
     });
   }
 
@@ -127,39 +104,15 @@ export class Client extends Emitter {
     return this.#everConnected;
   }
 
-  /** @returns {ReadonlyMap<string, Topic>} the active topics by name */
+  /** @returns {ReadonlyMap<string, import("./topic.js").Topic>} the active topics by name */
   get topics() {
-    return this.#topics;
+    return this.#registry.topics;
   }
 
-  /** Opens the connection (idempotent). */
+  /** Opens the connection (idempotent), taking over the joins the early socket sent. */
   start() {
-    this.#adoptEarlyJoins();
+    this.#registry.adoptEarlyJoins();
     this.#connection.start();
-  }
-
-  /**
-   * Makes a topic of each join the early socket sent, before the connection takes the
-   * socket over and replays what the server sent: their snapshots then find them.
-   */
-  #adoptEarlyJoins() {
-    const early = this.#early;
-    this.#early = undefined;
-    if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
-    for (const join of early.joins) {
-      const { ref, topic: name } = join ?? {};
-      if (!Number.isSafeInteger(ref) || ref < 1) continue;
-      if (typeof name !== "string" || name === "" || this.#topics.has(name)) {
-        // Joined already by the page (before `start`): its own join goes out too, and
-        // this one's answer is dropped; its ref stays taken.
-        this.#connection.adopt(ref).catch(() => {});
-        continue;
-      }
-      const topic = new Topic(this, name, undefined);
-      this.#topics.set(name, topic);
-      this.#unclaimed.add(topic);
-      this.#adopted.set(topic, this.#connection.adopt(ref));
-    }
   }
 
   /**
@@ -168,16 +121,7 @@ export class Client extends Emitter {
    * it once it has bound the document.
    */
   leaveUnclaimed() {
-    for (const topic of this.#refusedEarly) {
-      if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-    }
-    this.#refusedEarly.clear();
-    for (const topic of [...this.#unclaimed]) {
-      this.#unclaimed.delete(topic);
-      if (this.#topics.get(topic.name) !== topic) continue;
-      if (topic.active) topic.leave();
-      else this.#topics.delete(topic.name);
-    }
+    this.#registry.leaveUnclaimed();
   }
 
   /** Closes the connection for good; waiting requests reject with `stopped`. */
@@ -206,71 +150,11 @@ export class Client extends Emitter {
    * params that differ from the current ones re-joins with the new params.
    * @param {string} name
    * @param {Record<string, unknown>} [params]
-   * @returns {Topic}
+   * @returns {import("./topic.js").Topic}
    */
   join(name, params) {
     if (typeof name !== "string" || name === "") throw new TypeError("statecast.join needs a topic name");
-    const existing = this.#topics.get(name);
-    if (existing && params === undefined && this.#refusedEarly.has(existing)) {
-      // Another holder, while the page is bound, of an early join refused before the
-      // page asked: it shares the failed handle, as holders of one join in flight do.
-      return existing;
-    }
-    if (existing && this.#unclaimed.delete(existing)) {
-      // Joined by the early socket, without params: the first holder takes it over,
-      // with the server's refusal if it came already (reported now, once). One with
-      // params joins anew.
-      if (existing.status === "failed") {
-        if (params === undefined) {
-          if (existing.error) this.#report(existing.error, { topic: name });
-          this.#refusedEarly.add(existing);
-          return existing;
-        }
-        this.#topics.delete(name);
-      } else if (params === undefined) {
-        return existing;
-      } else {
-        // The server would keep the store the early join opened (a second join of a
-        // joined topic does): the new topic's join is sent after a leave of it, on
-        // whichever socket carries that join.
-        existing.markLeft();
-        this.#topics.delete(name);
-        this.#leaveFirst.add(name);
-      }
-    } else if (existing && existing.active) {
-      existing.retain();
-      if (params !== undefined && !deepEqual(params, existing.params)) {
-        existing.rejoin(params).catch(() => {});
-      }
-      return existing;
-    }
-    const topic = new Topic(this, name, params);
-    this.#topics.set(name, topic);
-    this.#pendingLeaves.delete(name);
-    // An open socket takes the join at once, even before the server's hello: it is
-    // answered after the greeting (and after a resume in flight), in order.
-    if (this.#connection.canSend) this.#sendJoin(topic).catch(() => {});
-    return topic;
-  }
-
-  /**
-   * @internal A topic asked to be joined again (`topic.rejoin`).
-   * @param {Topic} topic
-   * @returns {Promise<void>}
-   */
-  rejoin(topic) {
-    if (!topic.active) return Promise.reject(new StatecastError("not_joined", `topic "${topic.name}" is ${topic.status}`));
-    if (this.#connectionState !== "connected") return topic.ready.then(() => {});
-    return this.#sendJoin(topic);
-  }
-
-  /**
-   * @internal Sends the actions waiting on a topic once it is joined on a live socket.
-   * @param {Topic} topic
-   */
-  flush(topic) {
-    if (!topic.joinedHere || this.#connectionState !== "connected" || !this.#connection.isOpen) return;
-    for (const entry of topic.takeWaiting()) this.#sendAction(topic, entry);
+    return this.#registry.join(name, params);
   }
 
   /**
@@ -282,151 +166,7 @@ export class Client extends Emitter {
    * @param {Record<string, unknown>} meta an object of at most 1,024 bytes as JSON
    */
   presence(name, meta) {
-    const entry = this.#presence.get(name) ?? { meta, pending: false, throttled: false };
-    entry.meta = meta;
-    this.#presence.set(name, entry);
-    if (entry.throttled) {
-      entry.pending = true;
-    } else {
-      this.#sendPresence(name);
-    }
-  }
-
-  /** @param {string} name */
-  #sendPresence(name) {
-    const entry = this.#presence.get(name);
-    const topic = this.#topics.get(name);
-    if (!entry) return;
-    if (!topic || !topic.joinedHere || this.#connectionState !== "connected") {
-      entry.pending = true;  // published once the topic is joined
-      return;
-    }
-    entry.pending = false;
-    entry.throttled = true;
-    this.#connection.request({ op: "presence", topic: name, meta: entry.meta }).catch(() => {});
-    this.#setTimeout(() => {
-      entry.throttled = false;
-      if (entry.pending) this.#sendPresence(name);
-    }, 100);
-  }
-
-  /**
-   * @internal Leaves a topic on behalf of its last holder.
-   * @param {Topic} topic
-   */
-  release(topic) {
-    const wasJoinedHere = topic.joinedHere;
-    topic.markLeft();
-    this.#presence.delete(topic.name);
-    if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
-    if (this.#connectionState === "connected" && wasJoinedHere) {
-      this.#sendLeave(topic.name);
-    } else {
-      this.#pendingLeaves.add(topic.name);
-    }
-  }
-
-  /** @param {string} name */
-  #sendLeave(name) {
-    this.#connection.request({ op: "leave", topic: name }).then(
-      () => this.#pendingLeaves.delete(name),
-      () => {
-        // The socket dropped before the answer: leave on the next one, unless the name
-        // was joined again meanwhile (that join, sent after this leave, is the one to
-        // keep; the next socket joins it again).
-        if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
-      },
-    );
-  }
-
-  /**
-   * @param {Topic} topic
-   * @param {import("./topic.js").WaitingAction} entry
-   */
-  #sendAction(topic, entry) {
-    const context = { topic: topic.name, action: entry.action };
-    this.#connection.request({ op: "action", topic: topic.name, action: entry.action }).then(
-      (reply) => {
-        if (reply.status === "ok") {
-          entry.resolve(reply);
-        } else {
-          const error = StatecastError.fromReply(reply, context);
-          this.#report(error, context);
-          entry.reject(error);
-        }
-      },
-      (/** @type {StatecastError} */ error) => {
-        // The connection knows why the request failed; the action's promise also says which.
-        entry.reject(new StatecastError(error.code, error.message, context));
-      },
-    );
-  }
-
-  /**
-   * @param {Topic} topic
-   * @returns {Promise<void>}
-   */
-  #sendJoin(topic) {
-    if (this.#leaveFirst.delete(topic.name)) {
-      this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
-    }
-    /** @type {Record<string, unknown>} */
-    const message = { op: "join", topic: topic.name };
-    if (topic.params !== undefined) message.params = topic.params;
-    return this.#joinAnswered(topic, this.#connection.request(message));
-  }
-
-  /**
-   * Settles a topic by the server's answer to its join.
-   * @param {Topic} topic
-   * @param {Promise<any>} answer the reply to the join (sent or adopted)
-   * @returns {Promise<void>}
-   */
-  #joinAnswered(topic, answer) {
-    return answer.then(
-      (reply) => {
-        if (this.#topics.get(topic.name) !== topic || !topic.active) {
-          // Left while the join was in flight: the server has joined it, so leave it
-          // there too (unless the name has been joined again meanwhile).
-          if (reply.status === "ok" && !topic.active && !this.#topics.has(topic.name)) this.#sendLeave(topic.name);
-          return;
-        }
-        if (reply.status === "ok") {
-          topic.markJoined();
-          this.flush(topic);
-          if (this.#presence.get(topic.name)?.throttled === false) this.#sendPresence(topic.name);
-        } else {
-          const error = StatecastError.fromReply(reply, { topic: topic.name });
-          topic.markFailed(error);
-          // An early join nobody has claimed yet keeps its name: the page's own join
-          // takes the failure over and reports it then.
-          if (this.#unclaimed.has(topic)) throw error;
-          this.#report(error, { topic: topic.name });
-          this.#topics.delete(topic.name);
-          throw error;
-        }
-      },
-      (/** @type {StatecastError} */ error) => {
-        // The socket dropped: the next handshake joins the topic again.
-        throw error;
-      },
-    );
-  }
-
-  /**
-   * Re-joins a topic whose mirror went out of step; patches are ignored until the
-   * fresh snapshot arrives.
-   * @param {Topic} topic
-   * @param {string} reason
-   */
-  #resync(topic, reason) {
-    if (topic.resyncing) return;
-    console.warn(`statecast: resyncing "${topic.name}": ${reason}`);
-    topic.markResyncing();
-    this.emit("resync", { topic: topic.name, reason });
-    if (this.#connection.canSend) {
-      this.#sendJoin(topic).catch(() => {});
-    }
+    this.#registry.presence(name, meta);
   }
 
   /**
@@ -449,10 +189,9 @@ export class Client extends Emitter {
       // that socket in turn, so the next socket starts a session of its own.
       if (detail?.code === 4000) {
         this.#session = null;
-        this.#pendingLeaves.clear();
-        this.#leaveFirst.clear();
+        this.#registry.sessionLost();
       }
-      for (const topic of this.#topics.values()) topic.markDisconnected();
+      this.#registry.disconnected();
       // A restarting server (1012) is back within a second: the page shows that it is
       // reconnecting, not that it lost the server. If that attempt fails, the normal
       // back-off follows and the page shows it disconnected.
@@ -466,41 +205,19 @@ export class Client extends Emitter {
    * anything to resume), then the `join` of every other topic.
    */
   #opened() {
-    const previous = this.#session;
-    /** @type {Record<string, number>} */
-    const resume = {};
-    /** @type {Set<Topic>} */
-    const resumed = new Set();
-    for (const topic of this.#topics.values()) {
-      if (topic.active && typeof topic.rev === "number") {
-        resume[topic.name] = topic.rev;
-        resumed.add(topic);
-      }
-    }
-    const resuming = previous !== null && (resumed.size > 0 || this.#pendingLeaves.size > 0);
-    /** @type {Handshake} */
-    const handshake = { previous, fresh: undefined, resuming: resuming ? resumed : null, reply: resuming ? undefined : null };
+    const handshake = new Handshake(this.#session, this.#registry.topics.values(), this.#registry.leavesPending);
     this.#handshake = handshake;
-    if (resuming) {
-      this.#connection.request({ op: "hello", session: previous, resume }).then(
+    if (handshake.hello) {
+      this.#connection.request(handshake.hello).then(
         (reply) => {
-          if (this.#handshake !== handshake) return;
-          handshake.reply = reply;
-          this.#completeHandshake(handshake);
+          if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answered(reply));
         },
         () => {
           // The socket dropped during the handshake; the next one starts over.
         },
       );
     }
-    const adopted = this.#adopted;
-    this.#adopted = new Map();
-    for (const topic of [...this.#topics.values()]) {
-      if (!topic.active || handshake.resuming?.has(topic)) continue;
-      const answer = adopted.get(topic);
-      if (answer) this.#joinAnswered(topic, answer).catch(() => {});
-      else this.#sendJoin(topic).catch(() => {});
-    }
+    this.#registry.firstFlight(handshake.resuming);
   }
 
   /**
@@ -509,67 +226,33 @@ export class Client extends Emitter {
    */
   #greeted(hello) {
     const handshake = this.#handshake;
-    if (handshake === null) return;
-    handshake.fresh = typeof hello.session === "string" ? hello.session : null;
-    this.#completeHandshake(handshake);
+    if (handshake !== null) this.#handshakeDone(handshake, handshake.greeted(hello));
   }
 
   /**
    * Once the server has greeted the socket and answered the resume (if one was sent):
    * settles the session, re-joins what was not resumed, and sends waiting actions.
    * @param {Handshake} handshake
+   * @param {import("./handshake.js").HandshakeOutcome | undefined} outcome undefined while an answer is awaited
    */
-  #completeHandshake(handshake) {
-    if (handshake.fresh === undefined || handshake.reply === undefined) return;
+  #handshakeDone(handshake, outcome) {
+    if (outcome === undefined) return;
     this.#handshake = null;
-    const { previous, fresh, reply } = handshake;
-    let resumed = false;
-    if (reply !== null) {
-      if (reply.status === "ok" && reply.resumed === true) {
-        resumed = true;
-        this.#session = typeof reply.session === "string" ? reply.session : previous;
-        for (const topic of handshake.resuming ?? []) if (this.#topics.get(topic.name) === topic) topic.markJoined();
-        // A resumed session kept its presence on the server; anything published while
-        // the socket was down goes out now.
-        for (const [name, entry] of this.#presence) if (entry.pending && !entry.throttled) this.#sendPresence(name);
-        for (const name of [...this.#pendingLeaves]) this.#sendLeave(name);
-      } else {
-        this.#session = typeof reply.session === "string" ? reply.session : fresh;
-      }
-    } else {
-      this.#session = fresh;
-    }
-    if (!resumed) this.#pendingLeaves.clear();
+    const { session, resumed } = outcome;
+    this.#session = session;
+    this.#registry.settled(handshake.resuming, resumed);
     this.#everConnected = true;
     this.#setState("connected");
-    for (const topic of [...this.#topics.values()]) {
-      if (!topic.active) continue;
-      if (topic.joinedHere) this.flush(topic);
-      else if (!resumed && handshake.resuming?.has(topic)) this.#sendJoin(topic).catch(() => {});
-    }
+    this.#registry.connected(handshake.resuming, resumed);
   }
 
   /** @param {any} message */
   #received(message) {
     switch (message.op) {
-      case "snapshot": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic || typeof message.rev !== "number") return;
-        topic.applySnapshot(message.rev, message.state);
-        return;
-      }
-      case "patch": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic) return;
-        this.#patch(topic, message);
-        return;
-      }
+      case "snapshot":
+      case "patch":
       case "closed": {
-        const topic = this.#activeTopic(message.topic);
-        if (!topic) return;
-        const reason = typeof message.reason === "string" ? message.reason : "closed by the server";
-        this.#topics.delete(topic.name);
-        topic.markClosed(reason);
+        this.#registry.receive(message);
         return;
       }
       case "reply": {
@@ -579,35 +262,6 @@ export class Client extends Emitter {
       default:
       // Unknown server messages are ignored: newer servers may add some.
     }
-  }
-
-  /**
-   * @param {Topic} topic
-   * @param {any} message
-   */
-  #patch(topic, message) {
-    if (topic.resyncing || topic.rev === undefined || typeof message.rev !== "number") return;
-    if (message.rev <= topic.rev) return;
-    if (message.rev !== topic.rev + 1) {
-      this.#resync(topic, `expected revision ${topic.rev + 1}, got ${message.rev}`);
-      return;
-    }
-    let result;
-    try {
-      result = applyPatch(topic.state, message.ops);
-    } catch (error) {
-      if (!(error instanceof PatchError)) throw error;
-      this.#resync(topic, `patch ${message.rev} does not apply: ${error.message}`);
-      return;
-    }
-    topic.applyState(message.rev, result.document, result.changed);
-  }
-
-  /** @param {unknown} name */
-  #activeTopic(name) {
-    if (typeof name !== "string") return undefined;
-    const topic = this.#topics.get(name);
-    return topic && topic.active ? topic : undefined;
   }
 
   /**

@@ -2,10 +2,14 @@
  * A joined topic: the browser's mirror of one store's view state.
  *
  * A topic holds the latest state and revision, tells subscribers what changed, and
- * sends actions to its store. It survives reconnects: the client resumes or re-joins
- * it on every new socket, and actions sent while the socket is down wait until the
- * topic is joined again (they have not reached the server, so sending them later is
- * safe). Get one from `statecast.join(name)`.
+ * sends actions to its store. It owns its mirror: the client hands it every message
+ * naming it (`receive`), and the topic checks the revision, applies the patch and
+ * decides when the mirror is out of step and must be joined again (a resync). It
+ * survives reconnects: the client resumes or re-joins it on every new socket, and
+ * actions sent while the socket is down wait until the topic is joined again (they
+ * have not reached the server, so sending them later is safe). It reaches the client
+ * only through the narrow port it was made with (`TopicPort`), never the client
+ * itself. Get one from `statecast.join(name)`.
  *
  * @example
  * const counter = statecast.join("counter");
@@ -17,6 +21,7 @@
 
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
+import { PatchError, applyPatch } from "./patch.js";
 
 /**
  * @typedef {"joining" | "joined" | "failed" | "closed" | "left"} TopicStatus
@@ -37,6 +42,28 @@ import { StatecastError } from "./error.js";
  */
 
 /**
+ * All a topic may ask of the client that carries it. The client's registry
+ * (`topic-registry.js`) makes one for each topic; through it alone the topic sends,
+ * joins again and leaves, so that neither reaches into the other (the client keeps
+ * its socket, handshake and membership on the server, the topic its mirror and its
+ * actions).
+ * @typedef {object} TopicPort
+ * @property {() => boolean} live whether a joined topic's actions can go out now: the
+ *   client is greeted and resumed, and its socket open
+ * @property {(message: Record<string, unknown>) => Promise<any>} send sends a request
+ *   (an action) and resolves with the server's reply; rejects with `connection_lost`
+ *   when the socket drops first
+ * @property {(error: StatecastError, context: { topic: string, action: unknown }) => void} report
+ *   reports an action the server refused (the client logs it and emits `error`)
+ * @property {() => Promise<void>} rejoin joins the topic again (its params may have changed)
+ * @property {(reason: string) => void} resync the mirror went out of step: join again,
+ *   for a fresh snapshot (the topic ignores patches until it comes)
+ * @property {(joinedHere: boolean) => void} release the last holder left (the topic is
+ *   `left` already): leave it on the server; `joinedHere` tells whether the current
+ *   socket's session had it joined
+ */
+
+/**
  * @callback Subscriber
  * @param {any} state the new state
  * @param {string[]} changed pointers of what changed (`[""]` for a whole snapshot)
@@ -44,8 +71,8 @@ import { StatecastError } from "./error.js";
  */
 
 export class Topic extends Emitter {
-  /** @type {import("./client.js").Client} */
-  #client;
+  /** @type {TopicPort} */
+  #port;
   /** @type {string} */
   #name;
   /** @type {Record<string, unknown> | undefined} */
@@ -74,13 +101,13 @@ export class Topic extends Emitter {
   #settleReady;
 
   /**
-   * @param {import("./client.js").Client} client
    * @param {string} name
    * @param {Record<string, unknown> | undefined} params
+   * @param {TopicPort} port the topic's way to the client that carries it
    */
-  constructor(client, name, params) {
+  constructor(name, params, port) {
     super();
-    this.#client = client;
+    this.#port = port;
     this.#name = name;
     this.#params = params;
     /** @type {(topic: Topic) => void} */
@@ -145,11 +172,6 @@ export class Topic extends Emitter {
     return this.#joinedHere;
   }
 
-  /** @internal Whether a resync is under way (patches are ignored until its snapshot). */
-  get resyncing() {
-    return this.#resyncing;
-  }
-
   /**
    * Calls `subscriber(state, changed)` on every change, and at once if a state is
    * already present (with `changed` = `[""]`). Returns the unsubscribe function.
@@ -181,7 +203,7 @@ export class Topic extends Emitter {
     }
     return new Promise((resolve, reject) => {
       this.#waiting.push({ action, resolve, reject });
-      this.#client.flush(this);
+      this.flush();
     });
   }
 
@@ -193,7 +215,7 @@ export class Topic extends Emitter {
    */
   rejoin(params) {
     if (params !== undefined) this.#params = params;
-    return this.#client.rejoin(this);
+    return this.#port.rejoin();
   }
 
   /**
@@ -204,7 +226,9 @@ export class Topic extends Emitter {
     if (this.#status === "left") return;
     this.#holders--;
     if (this.#holders > 0) return;
-    this.#client.release(this);
+    const joinedHere = this.#joinedHere;
+    this.markLeft();
+    this.#port.release(joinedHere);
   }
 
   /** @internal Another `join` of the same name shares this handle; it takes one more `leave`. */
@@ -213,37 +237,36 @@ export class Topic extends Emitter {
   }
 
   /**
-   * @internal Hands over the actions waiting to be sent; the topic forgets them.
-   * @returns {WaitingAction[]}
+   * @internal Sends the waiting actions, if the topic is joined on a live socket (the
+   * client calls it when a join is accepted and when its handshake completes).
    */
-  takeWaiting() {
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    return waiting;
+  flush() {
+    if (!this.#joinedHere || !this.#port.live()) return;
+    for (const entry of this.#takeWaiting()) this.#sendAction(entry);
   }
 
   /**
-   * @internal A snapshot arrived: it replaces the state and ends any resync.
-   * @param {number} rev
-   * @param {any} state
+   * @internal A message the server sent about this topic, as the client routes it: a
+   * `snapshot` replaces the mirror and ends any resync; a `patch` advances it by one
+   * revision, or starts a resync when a revision is missing or the patch does not apply;
+   * `closed` ends the topic with the server's reason. Ignored once the topic is over.
+   * @param {any} message
    */
-  applySnapshot(rev, state) {
-    this.#rev = rev;
-    this.#state = state;
-    this.#resyncing = false;
-    this.#notify([""]);
-  }
-
-  /**
-   * @internal A patch was applied: `state` is the document at `rev`.
-   * @param {number} rev
-   * @param {any} state
-   * @param {string[]} changed
-   */
-  applyState(rev, state, changed) {
-    this.#rev = rev;
-    this.#state = state;
-    this.#notify(changed);
+  receive(message) {
+    if (!this.active) return;
+    switch (message.op) {
+      case "snapshot":
+        if (typeof message.rev === "number") this.#applySnapshot(message.rev, message.state);
+        return;
+      case "patch":
+        this.#applyPatch(message);
+        return;
+      case "closed":
+        this.#closed(typeof message.reason === "string" ? message.reason : "closed by the server");
+        return;
+      default:
+      // Nothing else names a topic.
+    }
   }
 
   /** @internal The server accepted the join (or resumed the session holding it) on the current socket. */
@@ -254,11 +277,6 @@ export class Topic extends Emitter {
       this.#settleReady.resolve(this);
       this.emit("status", { status: this.#status });
     }
-  }
-
-  /** @internal The mirror went out of step and a re-join was sent; patches wait for its snapshot. */
-  markResyncing() {
-    this.#resyncing = true;
   }
 
   /** @internal The socket dropped: the topic must be resumed or joined again on the next one. */
@@ -273,16 +291,6 @@ export class Topic extends Emitter {
    */
   markFailed(error) {
     this.#end("failed", error);
-  }
-
-  /**
-   * @internal The server ended the membership.
-   * @param {string} reason the server's words
-   */
-  markClosed(reason) {
-    if (!this.active) return;
-    this.#closedReason = reason;
-    this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
   }
 
   /** @internal The last holder left. */
@@ -301,8 +309,101 @@ export class Topic extends Emitter {
     this.#resyncing = false;
     if (status === "failed") this.#error = error;
     this.#settleReady.reject(error);
-    for (const entry of this.takeWaiting()) entry.reject(error);
+    for (const entry of this.#takeWaiting()) entry.reject(error);
     this.emit("status", { status, error });
+  }
+
+  /**
+   * A snapshot arrived: it replaces the state and ends any resync.
+   * @param {number} rev
+   * @param {any} state
+   */
+  #applySnapshot(rev, state) {
+    this.#rev = rev;
+    this.#state = state;
+    this.#resyncing = false;
+    this.#notify([""]);
+  }
+
+  /**
+   * Applies the patch of the next revision; an older one was applied already (ignored),
+   * a later one means one was missed, and one that does not apply means the mirror is
+   * not the server's view: either way only a fresh snapshot can repair it. Patches are
+   * ignored while that resync is under way, and before the first snapshot.
+   * @param {any} message
+   */
+  #applyPatch(message) {
+    const rev = this.#rev;
+    if (this.#resyncing || rev === undefined || typeof message.rev !== "number") return;
+    if (message.rev <= rev) return;
+    if (message.rev !== rev + 1) {
+      this.#resync(`expected revision ${rev + 1}, got ${message.rev}`);
+      return;
+    }
+    let result;
+    try {
+      result = applyPatch(this.#state, message.ops);
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
+      this.#resync(`patch ${message.rev} does not apply: ${error.message}`);
+      return;
+    }
+    this.#rev = message.rev;
+    this.#state = result.document;
+    this.#notify(result.changed);
+  }
+
+  /**
+   * The mirror went out of step: the client joins again (once; patches wait for the
+   * fresh snapshot).
+   * @param {string} reason
+   */
+  #resync(reason) {
+    if (this.#resyncing) return;
+    this.#resyncing = true;
+    this.#port.resync(reason);
+  }
+
+  /**
+   * The server ended the membership.
+   * @param {string} reason the server's words
+   */
+  #closed(reason) {
+    this.#closedReason = reason;
+    this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was closed: ${reason}`, { topic: this.name }));
+  }
+
+  /**
+   * Sends one action; its reply or the socket's drop settles the promise `send` returned.
+   * @param {WaitingAction} entry
+   */
+  #sendAction(entry) {
+    const context = { topic: this.#name, action: entry.action };
+    this.#port.send({ op: "action", topic: this.#name, action: entry.action }).then(
+      (reply) => {
+        if (reply.status === "ok") {
+          entry.resolve(reply);
+        } else {
+          const error = StatecastError.fromReply(reply, context);
+          this.#port.report(error, context);
+          entry.reject(error);
+        }
+      },
+      (/** @type {StatecastError} */ error) => {
+        // The connection knows why the request failed; the action's promise also says which.
+        entry.reject(new StatecastError(error.code, error.message, context));
+      },
+    );
+  }
+
+  /**
+   * Hands over the actions waiting to be sent; the topic forgets them.
+   * @returns {WaitingAction[]}
+   */
+  #takeWaiting() {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    return waiting;
   }
 
   /** @param {string[]} changed */
