@@ -55,6 +55,11 @@ public struct ServerConfiguration: Sendable {
   /// Bytes of received messages a connection may have waiting to be handled; a peer
   /// that sends faster than its messages are handled is closed with 1008 beyond it.
   public var maxPendingInboundBytes = 1 << 20
+  /// Bytes queued for one socket above which its peer counts as a slow reader: its
+  /// topics skip patches to it and send one fresh snapshot once it has drained.
+  public var outboundHighWatermark = 256 * 1_024
+  /// Bytes queued for one socket above which it is closed with 1008 ("too slow").
+  public var outboundHardLimit = 4 * 1_048_576
   /// Error replies within ``misbehaviorWindow`` after which a peer is closed with 1008.
   public var misbehaviorLimit = 100
   public var misbehaviorWindow: Duration = .seconds(10)

@@ -324,6 +324,8 @@ extension TransportConfiguration {
     upgradeHeaderNames = server.authenticationHeaders
     maxConnections = server.maxConnections
     maxConnectionsPerAddress = server.maxConnectionsPerAddress
+    outboundHighWatermark = server.outboundHighWatermark
+    outboundHardLimit = server.outboundHardLimit
     responseHeaders.removeAll { $0.name == "Content-Security-Policy" }
     if let policy = server.contentSecurityPolicy {
       responseHeaders.append(("Content-Security-Policy", policy))

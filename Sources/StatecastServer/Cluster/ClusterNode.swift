@@ -120,6 +120,12 @@ final class ClusterNode: @unchecked Sendable {
 
   /// Whether the member on `connection` waits for a fresh snapshot of `topic`: its
   /// replies wait too, or they would overtake their effect.
+  /// Whether to ask `topic`'s owner for the snapshot the member on `connection` waits
+  /// for (frames were dropped for its congested socket): once per wait.
+  func requestSnapshot(of topic: String, on connection: ConnectionID) -> Bool {
+    lock.withLock { relayGuard.requestSnapshot(of: topic, on: connection.rawValue) }
+  }
+
   func isAwaitingSnapshot(of topic: String, on connection: ConnectionID) -> Bool {
     lock.withLock { relayGuard.isAwaitingSnapshot(of: topic, on: connection.rawValue) }
   }
@@ -238,7 +244,20 @@ final class ClusterNode: @unchecked Sendable {
       }
       guard !targets.isEmpty else { return }
       let frame = OutboundFrame(text: payload)
-      _ = lock.withLock { localSink }?.broadcast(frame, to: targets.map { ConnectionID(rawValue: $0) })
+      let outcome = lock.withLock { localSink }?.broadcast(
+        frame, to: targets.map { ConnectionID(rawValue: $0) })
+      if let head = RelayGuard.FrameHead(payload), !head.isSnapshot, let congested = outcome?.congested,
+        !congested.isEmpty
+      {
+        // A slow reader here is treated as one on the owner's process would be: a patch
+        // that finds its socket congested is its last until the socket drains, when it
+        // asks the owner for one fresh snapshot (`ClusterRoomHost.resync`), instead of
+        // its queue growing until the socket is closed as too slow. (A snapshot that
+        // finds it congested is still the latest state: nothing to ask for.)
+        lock.withLock {
+          for connection in congested { relayGuard.awaitSnapshot(of: head.topic, on: connection.rawValue) }
+        }
+      }
       // Replies held while these members waited go out now, after the snapshot.
       for connection in caughtUp { snapshotWaitEnded(ConnectionID(rawValue: connection)) }
     case .answer(let ref, let error):

@@ -206,13 +206,23 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
   }
 
   @discardableResult func resync(_ session: String) -> Bool {
-    switch lock.withLock({ local[session] == nil ? nil : role }) {
+    let (current, connection) = lock.withLock { () -> (Role?, ConnectionID?) in
+      (local[session] == nil ? nil : role, local[session]?.connection)
+    }
+    switch current {
     case nil: return false
     case .owner(let inner): return inner.resync(session)
     case .follower(let owner):
+      // Frames of this room were dropped for the congested socket (see `ClusterNode`):
+      // the owner sends a fresh snapshot, as a local host does for its own members.
+      guard let connection, node.requestSnapshot(of: topic, on: connection) else { return false }
       node.post(.resync(node: node.id, room: topic, session: session), to: owner)
       return true
     }
+  }
+
+  func refresh(_ session: String) {
+    if case .owner(let inner) = lock.withLock({ role }) { inner.refresh(session) }
   }
 
   func remove(_ session: String) async -> Bool {
@@ -331,9 +341,11 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
     inner?.reattach(session, connection: id, after: rev)
   }
 
+  /// The member's socket on `other` drained after frames of this room were dropped for
+  /// it there: it gets a fresh snapshot.
   func resyncRemote(_ session: String, node other: String) {
     guard let inner = ownerInner(ifMemberOn: other, session) else { return }
-    inner.resync(session)
+    inner.refresh(session)
   }
 
   func setPresenceRemote(_ meta: JSON, from session: String, node other: String) {

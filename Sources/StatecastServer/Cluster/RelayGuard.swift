@@ -25,11 +25,15 @@ struct RelayGuard {
 
   /// The last revision relayed, or `nil` while a snapshot is awaited.
   private var relayed: [Key: Int?] = [:]
+  /// Awaited snapshots already asked of the owner (a congested socket drains many times
+  /// before its snapshot comes: it asks once).
+  private var requested: Set<Key> = []
 
   mutating func admit(_ head: FrameHead, to connection: UInt64) -> Verdict {
     let key = Key(connection: connection, topic: head.topic)
     if head.isSnapshot {
       relayed[key] = .some(head.rev)
+      requested.remove(key)
       return .relay
     }
     switch relayed[key] {
@@ -62,9 +66,19 @@ struct RelayGuard {
     relayed[Key(connection: connection, topic: topic)] == .some(nil)
   }
 
+  /// Whether to ask the owner for the snapshot the member on `connection` waits for:
+  /// `true` once per wait, `false` when it does not wait or has asked already.
+  mutating func requestSnapshot(of topic: String, on connection: UInt64) -> Bool {
+    let key = Key(connection: connection, topic: topic)
+    guard relayed[key] == .some(nil) else { return false }
+    return requested.insert(key).inserted
+  }
+
   /// The member left the room on `connection`, or the socket is gone.
   mutating func forget(_ topic: String, on connection: UInt64) {
-    relayed[Key(connection: connection, topic: topic)] = nil
+    let key = Key(connection: connection, topic: topic)
+    relayed[key] = nil
+    requested.remove(key)
   }
 
   /// How many socket-room pairs are remembered (for tests).

@@ -220,6 +220,14 @@ final class StoreHost<
     }
   }
 
+  func refresh(_ session: String) {
+    lock.withLock {
+      guard let member = members[session], let connection = member.connection else { return }
+      members[session]?.needsSnapshot = false
+      sink.send(snapshotFrame(channelKey(for: member.viewer)), to: connection)
+    }
+  }
+
   @discardableResult func resync(_ session: String) -> Bool {
     lock.withLock {
       guard let member = members[session], member.needsSnapshot, let connection = member.connection else {

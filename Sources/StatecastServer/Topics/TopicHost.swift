@@ -42,6 +42,9 @@ protocol TopicHost: AnyObject, Sendable {
   /// The member's socket drained after congestion: queue one fresh snapshot if patches
   /// were skipped meanwhile; returns whether it did.
   @discardableResult func resync(_ session: String) -> Bool
+  /// The member's frames were dropped on their way to it (its socket on another node
+  /// was congested): queue one fresh snapshot to it, whatever this host skipped.
+  func refresh(_ session: String)
   /// Ends the membership; the last one leaving closes the store. Returns whether it did.
   func remove(_ session: String) async -> Bool
   /// Closes the store whatever its members: cancels its effects and waits for them.

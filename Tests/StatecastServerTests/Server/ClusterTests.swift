@@ -97,6 +97,49 @@ import Testing
     await a.stop()
   }
 
+  @Test func aSlowReaderOnAFollowerCatchesUpWithASnapshotInsteadOfBeingClosed() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b")) { configuration in
+      configuration.outboundHighWatermark = 16 * 1_024
+      configuration.outboundHardLimit = 256 * 1_024
+    }
+    let onA = try await a.connect()
+    _ = try await onA.join("banner/slow")
+    #expect(cluster.holder("banner/slow") == "a")
+    // A member on the follower that reads nothing once it has joined.
+    let slow = try RawPeer(port: b.port, receiveBuffer: 4_096)
+    let joined = try await onOwnThread { () -> Bool in
+      slow.sendText(#"{"op":"join","ref":1,"topic":"banner/slow"}"#)
+      while let frame = slow.nextFrame(), frame.opcode == 1 {
+        if String(decoding: frame.payload, as: UTF8.self).contains(#""op":"reply","ref":1"#) { return true }
+      }
+      return false
+    }
+    #expect(joined)
+    // 200 patches of 40 KB for it: 8 MB, past what the kernel buffers (4 MB) and far past
+    // the follower's hard limit for one socket.
+    let text = String(repeating: "x", count: 40_000)
+    for index in 1...200 {
+      try await onA.send(action: Banner.ClientAction.show(text: "\(index) \(text)"), to: "banner/slow")
+    }
+    // Reading again, it gets what was queued, then a fresh snapshot of the last
+    // version, as a slow reader on the owner's process would; not a close frame.
+    let outcome = try await onOwnThread { () -> String in
+      while let frame = slow.nextFrame() {
+        if frame.opcode == 8 {
+          return "closed: " + String(decoding: frame.payload.dropFirst(2), as: UTF8.self)
+        }
+        let message = String(decoding: frame.payload, as: UTF8.self)
+        if message.contains(#""op":"snapshot""#) && message.contains(#""version":200"#) { return "caught up" }
+      }
+      return "connection lost"
+    }
+    #expect(outcome == "caught up")
+    await b.stop()
+    await a.stop()
+  }
+
   @Test func framesOverTheBackplaneRoundTrip() {
     let messages: [ClusterMessage] = [
       .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),

@@ -45,8 +45,10 @@ final class RawPeer: @unchecked Sendable {
   let descriptor: Int32
   var buffer: [UInt8] = []
 
-  init(port: Int) throws {
-    descriptor = try connectLoopback(port: port)
+  /// - Parameter receiveBuffer: the socket's receive buffer in bytes (set before it
+  ///   connects, so that a peer that stops reading backs the server up quickly).
+  init(port: Int, receiveBuffer: Int32? = nil) throws {
+    descriptor = try connectLoopback(port: port, receiveBuffer: receiveBuffer)
     let request =
       "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
       + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -71,9 +73,32 @@ final class RawPeer: @unchecked Sendable {
     return true
   }
 
+  /// Sends `text` as one masked text frame (with a zero mask key, which leaves it as is).
+  func sendText(_ text: String) {
+    let payload = Array(text.utf8)
+    var frame: [UInt8] = [0x81]
+    if payload.count < 126 {
+      frame.append(0x80 | UInt8(payload.count))
+    } else {
+      frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    }
+    frame += [0, 0, 0, 0] + payload
+    _ = frame.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+  }
+
   /// The payload of the server's close frame (code and reason), skipping other frames;
-  /// `nil` if the connection ends without one. Frames from a server are never masked.
+  /// `nil` if the connection ends without one.
   func closeFrame() throws -> [UInt8]? {
+    while let frame = nextFrame() {
+      if frame.opcode == 8 { return frame.payload }
+    }
+    return nil
+  }
+
+  /// The server's next frame; a close frame is answered (masked, zero key), so the
+  /// server can close at once. `nil` if the connection ends first. Frames from a server
+  /// are never masked.
+  func nextFrame() -> (opcode: UInt8, payload: [UInt8])? {
     while true {
       while buffer.count >= 2 {
         let opcode = buffer[0] & 0x0F
@@ -92,19 +117,21 @@ final class RawPeer: @unchecked Sendable {
         let payload = Array(buffer[offset..<offset + length])
         buffer.removeSubrange(..<(offset + length))
         if opcode == 8 {
-          // Answer it (masked, zero key), so the server can close at once.
           let reply: [UInt8] = [0x88, 0x80 | UInt8(min(payload.count, 2)), 0, 0, 0, 0] + payload.prefix(2)
           _ = reply.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-          return payload
         }
+        return (opcode, payload)
       }
       guard receive() else { return nil }
     }
   }
 }
 
-func connectLoopback(port: Int) throws -> Int32 {
+func connectLoopback(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  if var size = receiveBuffer {
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+  }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_port = in_port_t(UInt16(port).bigEndian)

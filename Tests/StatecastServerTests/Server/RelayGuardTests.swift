@@ -30,6 +30,22 @@ struct RelayGuardTests {
     #expect(relay.admit(Head(isSnapshot: false, topic: "r", rev: 16), to: 1) == .relay)
   }
 
+  @Test func aCongestedMemberAsksForItsSnapshotOncePerWait() {
+    var relay = RelayGuard()
+    #expect(relay.admit(Head(isSnapshot: true, topic: "r", rev: 1), to: 1) == .relay)
+    var asked = relay.requestSnapshot(of: "r", on: 1)
+    #expect(!asked, "not waiting")
+    relay.awaitSnapshot(of: "r", on: 1)
+    asked = relay.requestSnapshot(of: "r", on: 1)
+    #expect(asked)
+    asked = relay.requestSnapshot(of: "r", on: 1)
+    #expect(!asked, "asked already: the socket drained again")
+    #expect(relay.admit(Head(isSnapshot: true, topic: "r", rev: 7), to: 1) == .relay)
+    relay.awaitSnapshot(of: "r", on: 1)
+    asked = relay.requestSnapshot(of: "r", on: 1)
+    #expect(asked, "a new wait asks again")
+  }
+
   @Test func aMemberJoiningAgainWaitsForItsSnapshotAndLeavingForgetsIt() {
     var relay = RelayGuard()
     #expect(relay.admit(Head(isSnapshot: false, topic: "r", rev: 3), to: 1) == .relay)

@@ -34,6 +34,7 @@ struct ServerFixture {
         .perSession("ticker", Ticker.self, dependencies: probe),
         .shared("room/:id", Ticker.self, dependencies: probe),
         .shared("notes/:id", Notes.self, dependencies: ()),
+        .shared("banner/:id", Banner.self, dependencies: ()),
         .perSession(
           "guarded/:owner", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
           view: Ticker.viewState,
