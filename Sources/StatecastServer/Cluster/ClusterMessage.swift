@@ -30,6 +30,12 @@ enum ClusterMessage: Sendable, Equatable {
   case leave(node: String, room: String, session: String)
   /// What the member publishes about itself.
   case presence(node: String, room: String, session: String, meta: JSON)
+  /// The owner (`node`) may have missed messages (its listening connection came back):
+  /// the receiver answers with ``members(node:room:sessions:)``.
+  case census(node: String, room: String)
+  /// Every member `node` has in `room` now; the owner removes those of `node` it still
+  /// holds but the list does not name (their `leave` was lost).
+  case members(node: String, room: String, sessions: [String])
   /// A frame for `connections` on the receiving node.
   case frame(connections: [UInt64], payload: [UInt8])
 
@@ -161,6 +167,12 @@ extension ClusterMessage {
     case .presence(let node, let room, let session, let meta):
       return object(
         "presence", ["node": .string(node), "room": .string(room), "session": .string(session), "meta": meta])
+    case .census(let node, let room):
+      return object("census", ["node": .string(node), "room": .string(room)])
+    case .members(let node, let room, let sessions):
+      return object(
+        "members",
+        ["node": .string(node), "room": .string(room), "sessions": .array(sessions.map { .string($0) })])
     case .frame(let connections, _):
       return object("frame", ["connections": .array(connections.map { .string(String($0)) })])
     }
@@ -221,6 +233,17 @@ extension ClusterMessage {
         let meta = fields["meta"]
       else { return nil }
       self = .presence(node: node, room: room, session: session, meta: meta)
+    case "census":
+      guard let node = string("node"), let room = string("room") else { return nil }
+      self = .census(node: node, room: room)
+    case "members":
+      guard let node = string("node"), let room = string("room"), case .array(let list)? = fields["sessions"]
+      else {
+        return nil
+      }
+      let sessions = list.compactMap(\.stringValue)
+      guard sessions.count == list.count else { return nil }
+      self = .members(node: node, room: room, sessions: sessions)
     default:
       return nil
     }

@@ -244,19 +244,18 @@ final class ClusterNode: @unchecked Sendable {
       }
       guard !targets.isEmpty else { return }
       let frame = OutboundFrame(text: payload)
-      let outcome = lock.withLock { localSink }?.broadcast(
-        frame, to: targets.map { ConnectionID(rawValue: $0) })
-      if let head = RelayGuard.FrameHead(payload), !head.isSnapshot, let congested = outcome?.congested,
-        !congested.isEmpty
-      {
-        // A slow reader here is treated as one on the owner's process would be: a patch
-        // that finds its socket congested is its last until the socket drains, when it
-        // asks the owner for one fresh snapshot (`ClusterRoomHost.resync`), instead of
-        // its queue growing until the socket is closed as too slow. (A snapshot that
-        // finds it congested is still the latest state: nothing to ask for.)
-        lock.withLock {
-          for connection in congested { relayGuard.awaitSnapshot(of: head.topic, on: connection.rawValue) }
-        }
+      // A slow reader here is treated as one on the owner's process would be: a patch
+      // that finds its socket congested is its last until the socket drains, when it
+      // asks the owner for one fresh snapshot (`ClusterRoomHost.resync`), instead of its
+      // queue growing until the socket is closed as too slow. (A snapshot that finds it
+      // congested is still the latest state: nothing to ask for.) Queued and marked under
+      // the lock that the drained socket's request takes, so the request cannot come
+      // between the two and be missed.
+      let head = RelayGuard.FrameHead(payload)
+      lock.withLock {
+        let outcome = localSink?.broadcast(frame, to: targets.map { ConnectionID(rawValue: $0) })
+        guard let head, !head.isSnapshot, let congested = outcome?.congested else { return }
+        for connection in congested { relayGuard.awaitSnapshot(of: head.topic, on: connection.rawValue) }
       }
       // Replies held while these members waited go out now, after the snapshot.
       for connection in caughtUp { snapshotWaitEnded(ConnectionID(rawValue: connection)) }
@@ -293,6 +292,10 @@ final class ClusterNode: @unchecked Sendable {
       if let host = room(topic) { Task { await host.removeRemote(session, node: node) } }
     case .presence(let node, let topic, let session, let meta):
       room(topic)?.setPresenceRemote(meta, from: session, node: node)
+    case .census(let owner, let topic):
+      room(topic)?.reportMembers(to: owner)
+    case .members(let node, let topic, let sessions):
+      if let host = room(topic) { Task { await host.reconcileRemote(node: node, sessions: Set(sessions)) } }
     }
   }
 

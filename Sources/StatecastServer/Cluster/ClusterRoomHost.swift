@@ -514,14 +514,38 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
   /// Follower whose messages may have been lost: its members join the owner again, each
   /// getting a fresh snapshot.
   func resynchronize() async {
-    let (owner, members) = lock.withLock { () -> (String?, [LocalMember]) in
-      guard case .follower(let owner) = role else { return (nil, []) }
-      return (owner, Array(local.values))
+    let (owner, members, followers) = lock.withLock { () -> (String?, [LocalMember], Set<String>) in
+      switch role {
+      case .follower(let owner): return (owner, Array(local.values), [])
+      case .owner: return (nil, [], Set(remote.values.map(\.node)))
+      }
     }
     if let owner {
       node.awaitSnapshot(of: topic, on: members.compactMap(\.connection))
       rejoin(members, to: owner)
     }
+    // Owner: leaves sent while this node was not listening are lost; each follower
+    // with members here sends its list, and the ones it no longer has are removed.
+    for follower in followers { node.post(.census(node: node.id, room: topic), to: follower) }
+  }
+
+  /// Follower: `owner` asks which members this node has in the room.
+  func reportMembers(to owner: String) {
+    let sessions = lock.withLock { () -> [String]? in
+      guard case .follower(let current) = role, current == owner else { return nil }
+      return Array(local.keys)
+    }
+    if let sessions { node.post(.members(node: node.id, room: topic, sessions: sessions), to: owner) }
+  }
+
+  /// Owner: `other`'s members of the room are `sessions`; the ones of `other` held here
+  /// but not in the list left while their `leave` was lost, and are removed now.
+  func reconcileRemote(node other: String, sessions: Set<String>) async {
+    let gone = lock.withLock { () -> [String] in
+      guard case .owner = role else { return [] }
+      return remote.filter { $0.value.node == other && !sessions.contains($0.key) }.map(\.key)
+    }
+    for session in gone { await removeRemote(session, node: other) }
   }
 
   /// Follower: a patch to the member on `connection` did not follow the last one it

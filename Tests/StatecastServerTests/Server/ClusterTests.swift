@@ -101,8 +101,8 @@ import Testing
     let cluster = MemoryCluster()
     let a = try ServerFixture.start(cluster: cluster.node("a"))
     let b = try ServerFixture.start(cluster: cluster.node("b")) { configuration in
-      configuration.outboundHighWatermark = 16 * 1_024
-      configuration.outboundHardLimit = 256 * 1_024
+      configuration.outboundHighWatermark = 64 * 1_024
+      configuration.outboundHardLimit = 1_024 * 1_024
     }
     let onA = try await a.connect()
     _ = try await onA.join("banner/slow")
@@ -140,12 +140,39 @@ import Testing
     await a.stop()
   }
 
+  @Test func membersWhoseLeaveTheOwnerMissedAreRemovedOnceItListensAgain() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b"))
+    let onA = try await a.connect()
+    let leaving = try await b.connect()
+    let staying = try await b.connect()
+    let roomA = try await onA.join("room/census")
+    _ = try await leaving.join("room/census")
+    _ = try await staying.join("room/census")
+    #expect(await waitForState(roomA) { names($0).count == 3 } != nil)
+    // The owner's listening connection is down while one member on B leaves: the leave
+    // is lost, and the owner still shows it.
+    cluster.loseMessages(to: "a")
+    try await leaving.leave("room/census")
+    let lostLeave = await cluster.losses.first { $0.node == "a" && $0.payload.contains(#""kind":"leave""#) }
+    #expect(lostLeave != nil)
+    #expect(names(roomA.state).count == 3)
+    // Listening again, the owner asks B for its members and drops the one that left.
+    cluster.reconnect("a")
+    #expect(await waitForState(roomA) { names($0).count == 2 } != nil)
+    await b.stop()
+    await a.stop()
+  }
+
   @Test func framesOverTheBackplaneRoundTrip() {
     let messages: [ClusterMessage] = [
       .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),
       .answer(ref: 7, error: .notOwner),
       .action(ref: 8, node: "n", room: "board/x", session: "s", action: ["add": ["amount": 1]]),
       .reattach(node: "n", room: "r", session: "s", connection: 9, rev: nil),
+      .census(node: "n", room: "r"),
+      .members(node: "n", room: "r", sessions: ["s", "t"]),
     ]
     let (decoded, malformed) = ClusterMessage.decode(ClusterMessage.encode(messages))
     #expect(malformed == 0)

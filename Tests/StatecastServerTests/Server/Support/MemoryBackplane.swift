@@ -12,6 +12,10 @@ final class MemoryCluster: @unchecked Sendable {
   private var inboxes: [String: AsyncStream<BackplaneEvent>.Continuation] = [:]
   private var dead: Set<String> = []
   private var deaf: Set<String> = []
+  private let lossReports = AsyncStream<(node: String, payload: String)>.makeStream()
+
+  /// Every message lost on its way to a node that does not listen (``loseMessages(to:)``).
+  var losses: AsyncStream<(node: String, payload: String)> { lossReports.stream }
 
   func node(_ name: String) -> MemoryBackplane {
     let (stream, continuation) = AsyncStream<BackplaneEvent>.makeStream()
@@ -37,6 +41,15 @@ final class MemoryCluster: @unchecked Sendable {
 
   func hear(_ node: String) {
     lock.withLock { _ = deaf.remove(node) }
+  }
+
+  /// Messages reach `node` again and it is told some may have been lost, as the
+  /// PostgreSQL backplane tells a node whose listening connection came back.
+  func reconnect(_ node: String) {
+    lock.withLock {
+      _ = deaf.remove(node)
+      inboxes[node]?.yield(.interrupted)
+    }
   }
 
   func holder(_ room: String) -> String? {
@@ -81,7 +94,10 @@ final class MemoryCluster: @unchecked Sendable {
   fileprivate func deliver(_ payload: String, to node: String, from sender: String) throws {
     try lock.withLock {
       guard !dead.contains(sender) else { throw Dead() }
-      guard !deaf.contains(node) else { return }
+      guard !deaf.contains(node) else {
+        lossReports.continuation.yield((node, payload))
+        return
+      }
       inboxes[node]?.yield(.message(payload))
     }
   }
