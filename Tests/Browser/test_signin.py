@@ -1,0 +1,32 @@
+"""The sign-in page (signin.html) follows its `next` parameter only within its own site.
+
+A second demo server on another port is a second origin: a `next` that names it, in any
+spelling a browser resolves to another host, must leave the visitor on the first site.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+
+def sign_in(page, name):
+    page.locator("#name").fill(name, timeout=5_000)
+    page.locator("#signin button[type=submit]").click(timeout=5_000)
+
+
+@pytest.mark.parametrize("spelling", ["//{host}/counter.html", "/\\{host}/counter.html", "http://{host}/counter.html"])
+def test_a_next_on_another_origin_is_not_followed(spelling, start_server, open_page):
+    site, other = start_server(), start_server()
+    other_host = other.origin.split("//", 1)[1]
+    page = open_page(f"{site.origin}/signin.html")
+    page.goto(f"{site.origin}/signin.html?next=" + spelling.format(host=other_host).replace("\\", "%5C"))
+    expect(page.locator("html")).to_have_class(re.compile(r"\bsc-connected\b"))
+    sign_in(page, "Ada")
+    expect(page).to_have_url(f"{site.origin}/", timeout=10_000)
+
+
+def test_a_next_on_the_same_origin_is_followed(server, open_page):
+    page = open_page(f"{server.origin}/signin.html?next=/counter.html%3Fa%3D1%23top")
+    sign_in(page, "Ada")
+    expect(page).to_have_url(f"{server.origin}/counter.html?a=1#top", timeout=10_000)
