@@ -31,6 +31,8 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// App page prefixes, longest first, each with its file's absolute path.
   let appPages: [(prefix: String, path: String)]
   private let publicDirectory: String?
+  /// What the public directory refuses to serve (dotfiles, links out of it).
+  let publicFileRule: PublicFileRule?
 
   private enum Phase { case idle, running, stopping, stopped }
   private let lifecycleLock = NSLock()
@@ -57,6 +59,7 @@ package final class WebSocketTransport: @unchecked Sendable {
       URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path
     }
     publicDirectory = directory
+    publicFileRule = directory.map { PublicFileRule(root: $0) }
     appPages = configuration.appPages
       .map { prefix, file in
         let trimmed = prefix.count > 1 && prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix

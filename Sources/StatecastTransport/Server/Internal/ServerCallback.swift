@@ -24,6 +24,11 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return confirmUpgrade(wsi, kind: event.string)
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
       if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
+      // `input` is the request's path, decoded, before the file mount opens anything.
+      let path = event.length > 0 ? String(decoding: event.bytes, as: UTF8.self) : (event.string ?? "/")
+      if let rule = publicFileRule, rule.refuses(path) {
+        return refuse(wsi, HTTPRefusal(status: 404, message: "not found"))
+      }
       return 0
     case LWS_CALLBACK_RAW_RX:
       return rawReceived(wsi, session: user, event.bytes)
