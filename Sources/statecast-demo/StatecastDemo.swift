@@ -65,8 +65,15 @@ struct StatecastDemo: AsyncParsableCommand {
 
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host
-    let cookies = ViewerCookie(
-      secret: try server.cookieSecret(environment: environment, dataDirectory: dataDirectory))
+    let secret: [UInt8]
+    do {
+      try OwnerOnlyFiles.prepareDirectory(dataDirectory.path)
+      secret = try server.cookieSecret(environment: environment, dataDirectory: dataDirectory)
+    } catch let refusal as OwnerOnlyFiles.Refusal {
+      FileHandle.standardError.write(Data("statecast-demo: --data: \(refusal)\n".utf8))
+      throw ExitCode.failure
+    }
+    let cookies = ViewerCookie(secret: secret)
     // Who opens a socket: the viewer of a signed-in visitor's cookie, a guest without
     // one; an altered cookie is refused before any WebSocket exists.
     configuration.authenticate = { request in

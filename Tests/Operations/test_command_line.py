@@ -47,14 +47,15 @@ def run(*flags, **variables):
 
 
 class Demo:
-    """A demo process with stdout and stderr kept apart; stopped with SIGTERM."""
+    """A demo process with stdout and stderr kept apart; stopped with SIGTERM. A variable
+    given as None is left out of its environment."""
 
     def __init__(self, *flags, **variables):
         self.data = tempfile.TemporaryDirectory(prefix="statecast-test-")
         defaults = {"STATECAST_PUBLIC": str(ROOT / "Public"), "STATECAST_DATA": self.data.name}
         self.process = subprocess.Popen(
             [str(demo_binary()), *flags],
-            env=clean_environment(**{**defaults, **variables}),
+            env={k: v for k, v in clean_environment(**{**defaults, **variables}).items() if v is not None},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
