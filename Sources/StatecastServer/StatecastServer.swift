@@ -290,7 +290,7 @@ extension TransportConfiguration {
     maxRequestHeaderSize = server.maxRequestHeaderSize
     pingInterval = server.pingInterval
     idleTimeout = server.idleTimeout
-    upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0) }
+    upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0, secure: server.tls != nil) }
     upgradeHeaderNames = server.authenticationHeaders
     maxConnections = server.maxConnections
     maxConnectionsPerAddress = server.maxConnectionsPerAddress

@@ -75,12 +75,12 @@ struct StatecastDemo: AsyncParsableCommand {
     }
     let cookies = ViewerCookie(secret: secret)
     // Who opens a socket: the viewer of a signed-in visitor's cookie, a guest without
-    // one; an altered cookie is refused before any WebSocket exists.
+    // one; a cookie that fails verification makes a guest too, and is cleared, so that
+    // its holder can sign in again.
     configuration.authenticate = { request in
       guard let value = request.cookie(named: ViewerCookie.name) else { return .guest }
       guard let viewer = cookies.viewer(from: value) else {
-        return .refused(
-          status: 403, reason: "the sign-in cookie was not signed by this server: sign in again")
+        return .guestClearingCookie(named: ViewerCookie.name)
       }
       return .viewer(viewer)
     }

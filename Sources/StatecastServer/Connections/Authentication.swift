@@ -16,6 +16,12 @@ public enum Authentication: Sendable {
   case viewer(Viewer)
   /// The socket's session belongs to a guest with a generated id and name.
   case guest
+  /// A guest, as ``guest``, and the upgrade's response deletes the cookie `name` at every
+  /// path a browser could send it to `/ws` from (`/` and `/ws`). For a cookie that does
+  /// not verify (altered, planted by another site of the host, signed with a retired
+  /// secret): refusing the upgrade would lock its holder out, the sign-in page included,
+  /// while a guest can always sign in again, and nobody gains an identity.
+  case guestClearingCookie(named: String)
   /// The upgrade is answered with HTTP `status` (401 or 403; anything else becomes 403)
   /// and `reason` as a short text body; no WebSocket is opened.
   case refused(status: Int, reason: String)
@@ -49,14 +55,22 @@ public struct UpgradeRequestInfo: Sendable {
 }
 
 extension Authentication {
-  /// The transport's upgrade check for a server authenticator.
-  static func upgradeCheck(_ authenticate: @escaping @Sendable (UpgradeRequestInfo) -> Authentication)
-    -> UpgradeCheck
-  {
+  /// The transport's upgrade check for a server authenticator; `secure` when the server
+  /// speaks TLS (a cleared cookie then carries `Secure`, as one it replaces must).
+  static func upgradeCheck(
+    _ authenticate: @escaping @Sendable (UpgradeRequestInfo) -> Authentication, secure: Bool
+  ) -> UpgradeCheck {
     { headers in
       switch authenticate(UpgradeRequestInfo(headers)) {
       case .viewer(let viewer): .accept(identity: viewer)
       case .guest: .accept(identity: nil)
+      case .guestClearingCookie(let name):
+        .accept(
+          identity: nil,
+          responseHeaders: ["/", "/ws"].map { path in
+            "Set-Cookie: \(name)=; Path=\(path); Max-Age=0; HttpOnly; SameSite=Lax"
+              + (secure ? "; Secure" : "")
+          })
       case .refused(let status, let reason): .refuse(status: status, reason: reason)
       }
     }

@@ -8,13 +8,14 @@ public import Statecast
 /// The value is `PAYLOAD.SIGNATURE`: the viewer's id and name as JSON, and the
 /// HMAC-SHA256 of that JSON under the secret, both base64url. An authenticator reads it
 /// on the WebSocket upgrade (the browser sends the page's cookies with it): no cookie
-/// is a guest, a valid one is that viewer, an altered one is refused.
+/// is a guest, a valid one is that viewer, one that does not verify is a guest's and is
+/// cleared (so that its holder can sign in again).
 ///
 /// ```swift
 /// let cookies = ViewerCookie(secret: secret)
 /// configuration.authenticate = { request in
 ///   guard let value = request.cookie(named: ViewerCookie.name) else { return .guest }
-///   guard let viewer = cookies.viewer(from: value) else { return .refused(status: 403, reason: "bad sign-in") }
+///   guard let viewer = cookies.viewer(from: value) else { return .guestClearingCookie(named: ViewerCookie.name) }
 ///   return .viewer(viewer)
 /// }
 /// ```

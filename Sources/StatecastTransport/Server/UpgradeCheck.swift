@@ -50,8 +50,10 @@ package struct UpgradeHeaders: Sendable {
 /// An upgrade check's answer: open the WebSocket with an identity the handler receives
 /// in ``TransportHandler/transportOpened(_:identity:)``, or refuse the upgrade.
 package enum UpgradeDecision: Sendable {
-  /// Open the WebSocket; `identity` is handed to the handler as it is.
-  case accept(identity: (any Sendable)?)
+  /// Open the WebSocket; `identity` is handed to the handler as it is. `responseHeaders`
+  /// (whole lines, `Set-Cookie: name=; Path=/; Max-Age=0`) are added to the `101`
+  /// response: a browser handles cookies set there as on any response.
+  case accept(identity: (any Sendable)?, responseHeaders: [String] = [])
   /// Answer HTTP `status` (401 or 403; anything else becomes 403) with `reason` as a
   /// short text body, before any WebSocket exists, and close.
   case refuse(status: Int, reason: String)

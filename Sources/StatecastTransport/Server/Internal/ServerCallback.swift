@@ -36,6 +36,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return 0
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
       return filterUpgrade(wsi, session: user)
+    case LWS_CALLBACK_ADD_HEADERS:
+      return addUpgradeHeaders(wsi, event.input)
     case LWS_CALLBACK_ESTABLISHED:
       defer { wakeConnections() }
       return established(wsi, session: user)
@@ -107,8 +109,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     }
     if endpoint == .statecast, let check = configuration.upgradeCheck {
       switch check(upgradeHeaders(wsi)) {
-      case .accept(let identity):
-        service.pendingIdentity = (wsi, identity)
+      case .accept(let identity, let responseHeaders):
+        service.pendingIdentity = (wsi, identity, responseHeaders)
       case .refuse(let status, let reason):
         let status = status == 401 ? 401 : 403
         return refuse(wsi, HTTPRefusal(status: status, message: String(reason.prefix(200))))
@@ -210,6 +212,28 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
     else { return 1 }
     session.assumingMemoryBound(to: statecast_session.self).pointee.endpoint = endpoint.rawValue
+    return 0
+  }
+
+  /// Adds the upgrade check's response headers to the `101` of the upgrade it accepted
+  /// (lws asks while it writes the handshake answer; `input` is where the headers go).
+  /// Service thread.
+  private func addUpgradeHeaders(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?) -> Int32 {
+    guard let input, let pending = service.pendingIdentity, pending.wsi == wsi else { return 0 }
+    let arguments = input.assumingMemoryBound(to: lws_process_html_args.self)
+    guard let start = arguments.pointee.p else { return 0 }
+    var cursor: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(start).assumingMemoryBound(
+      to: UInt8.self)
+    let end = cursor! + Int(arguments.pointee.max_len)
+    for line in pending.responseHeaders {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      let name = Array((line[..<colon].lowercased() + ":").utf8) + [0]
+      let value = Array(line[line.index(after: colon)...].drop { $0 == " " }.utf8)
+      guard lws_add_http_header_by_name(wsi, name, value, Int32(value.count), &cursor, end) == 0 else {
+        return 1
+      }
+    }
+    arguments.pointee.p = UnsafeMutableRawPointer(cursor!).assumingMemoryBound(to: CChar.self)
     return 0
   }
 
