@@ -42,8 +42,10 @@ public struct ServerConfiguration: Sendable {
   /// server has storage: after a `kill -9`, a tab comes back as of the last save, at
   /// most this old (plus the time a save takes). A drain (SIGTERM) saves them all.
   public var sessionSaveInterval: Duration = .seconds(2)
-  /// Durable rooms unused for this long are deleted from storage; `nil` keeps them.
-  public var roomTimeToLive: Duration?
+  /// Durable rooms unused for this long are deleted from storage (default 30 days);
+  /// `nil` keeps them forever, for an app whose rooms are few and made by trusted people.
+  /// Any visitor can make a room, so a public server needs an end to them.
+  public var roomTimeToLive: Duration? = .seconds(30 * 24 * 3_600)
   /// How long a session whose socket dropped is kept for a resume.
   public var sessionGracePeriod: Duration = .seconds(30)
   /// Actions a connection may send at once before `rate_limited`.

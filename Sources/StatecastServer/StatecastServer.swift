@@ -210,10 +210,11 @@ public final class StatecastServer: Service, Sendable {
 
   /// While the server runs: sessions are saved every
   /// ``ServerConfiguration/sessionSaveInterval``, and rooms unused for
-  /// ``ServerConfiguration/roomTimeToLive`` are deleted.
+  /// ``ServerConfiguration/roomTimeToLive`` are deleted, at the first save after a
+  /// start (a server restarted often still sweeps) and every minute after.
   private func keepStorage() async {
     guard let storage else { return }
-    var sinceSweep = Duration.zero
+    var sinceSweep = Duration.seconds(60)
     while !Task.isCancelled {
       try? await Task.sleep(for: configuration.sessionSaveInterval)
       guard !Task.isCancelled else { return }

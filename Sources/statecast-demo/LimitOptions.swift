@@ -49,7 +49,7 @@ struct LimitOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Delete durable rooms unused this long (default: keep them; env STATECAST_ROOM_TTL).",
+      "Delete durable rooms unused this long; 0 keeps them forever (default 2592000, 30 days; env STATECAST_ROOM_TTL).",
       valueName: "seconds"))
   var roomTTL: Double?
 
@@ -100,8 +100,10 @@ struct LimitOptions: ParsableArguments {
     {
       server.maxConnectionsPerAddress = count
     }
-    if let seconds = try environment.value(roomTTL, "STATECAST_ROOM_TTL", for: "--room-ttl", must: positive) {
-      server.roomTimeToLive = .seconds(seconds)
+    if let seconds = try environment.value(
+      roomTTL, "STATECAST_ROOM_TTL", for: "--room-ttl", must: nonNegative)
+    {
+      server.roomTimeToLive = seconds == 0 ? nil : .seconds(seconds)
     }
     if let seconds = try environment.value(
       sessionSaveInterval, "STATECAST_SESSION_SAVE_INTERVAL", for: "--session-save-interval", must: positive)
