@@ -77,6 +77,10 @@ public struct ServerConfiguration: Sendable {
   /// Uncommon request headers ``authenticate`` needs to read (common ones such as
   /// `Cookie` and `Authorization` are always readable).
   public var authenticationHeaders: [String] = []
+  /// Sets cookies that stores decide on (a sign-in) as `HttpOnly` cookies, when the page
+  /// posts the ticket a store showed it to ``CookieHandoff/path``; `nil` serves no such
+  /// path.
+  public var cookieHandoff: CookieHandoff?
 
   /// The `Content-Security-Policy` header of every HTTP response; `nil` sends none. The
   /// default allows the page's own scripts, styles and images, inline scripts and

@@ -293,6 +293,10 @@ extension TransportConfiguration {
     idleTimeout = server.idleTimeout
     upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0, secure: server.tls != nil) }
     upgradeHeaderNames = server.authenticationHeaders
+    if let handoff = server.cookieHandoff {
+      upgradeHeaderNames.append(CookieHandoff.ticketHeader)
+      postRoutes[CookieHandoff.path] = { handoff.answer($0) }
+    }
     maxConnections = server.maxConnections
     maxConnectionsPerAddress = server.maxConnectionsPerAddress
     responseHeaders.removeAll { $0.name == "Content-Security-Policy" }

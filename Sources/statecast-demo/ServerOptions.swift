@@ -63,6 +63,22 @@ struct ServerOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "A retired --secret whose sign-ins are still accepted until they expire (30 days); repeatable (env STATECAST_PREVIOUS_SECRET, comma-separated).",
+      valueName: "text"))
+  var previousSecret: [String] = []
+
+  /// The retired secrets: rotating the secret signs new cookies with the new one and
+  /// keeps these readable, so nobody is signed out; removing one revokes its cookies.
+  func previousCookieSecrets(environment: Environment) throws -> [[UInt8]] {
+    let secrets = environment.values(previousSecret, "STATECAST_PREVIOUS_SECRET")
+    for secret in secrets where secret.utf8.count < 32 {
+      throw ValidationError("--previous-secret must be 32 characters or more")
+    }
+    return secrets.map { Array($0.utf8) }
+  }
+
+  @Option(
+    help: ArgumentHelp(
       "Share sessions and durable rooms with every process given the same PostgreSQL database, instead of SQLite in --data: postgres://user:password@host:5432/database; needs --secret (env STATECAST_POSTGRES).",
       valueName: "url"))
   var postgres: String?
@@ -102,6 +118,7 @@ struct ServerOptions: ParsableArguments {
     var scratch = ServerConfiguration()
     _ = try apply(to: &scratch, environment: Environment())
     _ = try postgresURL(environment: Environment())
+    _ = try previousCookieSecrets(environment: Environment())
   }
 
   /// Sets the configuration's fields from the flags, else the environment; returns the

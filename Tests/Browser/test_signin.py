@@ -49,3 +49,51 @@ def test_a_cookie_this_server_did_not_sign_does_not_lock_the_person_out(start_se
     page.goto(f"{site.origin}/signin.html")
     expect(page.locator("html")).to_have_class(re.compile(r"\bsc-connected\b"))
     expect(page.locator("main strong[data-sc-text=name]")).to_have_text("Bob")
+
+
+def signed_in(context, open_page_in, site, name):
+    """Signs `name` in on `site` in `context`; returns the page, back on the site's index."""
+    page = open_page_in(context, f"{site.origin}/signin.html")
+    sign_in(page, name)
+    expect(page).to_have_url(f"{site.origin}/", timeout=10_000)
+    return page
+
+
+def test_the_cookie_is_httponly_and_a_page_of_another_origin_cannot_read_it(
+    start_server, new_context, open_page_in, problems
+):
+    problems.allow(r"404 \(Not Found\)")  # the other origin's /favicon.ico
+    site, other = start_server(), start_server()
+    context = new_context()
+    page = signed_in(context, open_page_in, site, "Ada")
+    (cookie,) = context.cookies(site.origin)
+    assert cookie["httpOnly"] is True and cookie["sameSite"] == "Lax" and cookie["path"] == "/"
+    # A page of another port of the same host gets the cookie sent (cookies ignore
+    # ports) but its scripts cannot read it.
+    page.goto(f"{other.origin}/healthz")
+    assert "statecast_viewer" not in page.evaluate("document.cookie")
+
+
+def test_a_cookie_planted_by_another_origin_makes_a_guest_not_the_planter(
+    start_server, new_context, open_page_in, problems
+):
+    problems.allow(r"404 \(Not Found\)")  # the other origin's /favicon.ico
+    site, other = start_server(), start_server()
+    # Mallory signs in on the site in her own browser and takes her cookie's value.
+    mallory = new_context()
+    signed_in(mallory, open_page_in, site, "Mallory")
+    (planted,) = mallory.cookies(site.origin)
+    # Ada signs in, then visits Mallory's page on another port of the host, which plants
+    # Mallory's cookie with a longer path (Chromium sends it first to /ws).
+    ada = new_context()
+    page = signed_in(ada, open_page_in, site, "Ada")
+    page.goto(f"{other.origin}/healthz")
+    page.evaluate(f"document.cookie = 'statecast_viewer={planted['value']}; path=/ws'")
+    page.goto(f"{site.origin}/board.html?room=planted")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bsc-connected\b"))
+    expect(page.locator("#me")).to_have_text(re.compile(r"Guest \d+"))
+    # Both were cleared: signing in again works, as Ada alone.
+    assert ada.cookies(site.origin) == []
+    signed_in(ada, open_page_in, site, "Ada")
+    board = open_page_in(ada, f"{site.origin}/board.html?room=planted")
+    expect(board.locator("#me")).to_contain_text("Ada")

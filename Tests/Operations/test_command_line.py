@@ -18,6 +18,7 @@ OPTIONS = {
     "--port": "STATECAST_PORT",
     "--public": "STATECAST_PUBLIC",
     "--data": "STATECAST_DATA",
+    "--previous-secret": "STATECAST_PREVIOUS_SECRET",
     "--tls-cert": "STATECAST_TLS_CERT",
     "--tls-key": "STATECAST_TLS_KEY",
     "--allow-origin": "STATECAST_ALLOW_ORIGIN",

@@ -2,7 +2,16 @@
 a cookie that fails verification makes a guest and is cleared, and a session belongs to
 its viewer."""
 
+import base64
+import hashlib
+import hmac
+import json
 import socket
+import time
+import urllib.error
+import urllib.request
+
+import pytest
 
 from statecast_client import Client, SUBPROTOCOL
 
@@ -43,14 +52,28 @@ def cleared_cookie_paths(response_lines):
     return paths
 
 
-def signed_cookie(server, name):
-    """Signs in through the demo's account topic; returns the cookie header's value."""
+def sign_in(server, name):
+    """Signs in through the demo's account topic and posts the ticket its view shows, as
+    signin.html does; returns the `Set-Cookie` answer and the client (still open)."""
     client = Client(server.ws_url)
     client.join("account")
     client.action("account", {"signIn": {"name": name}})
-    value = client.states["account"]["cookie"]
+    origin = f"http://127.0.0.1:{server.port}"
+    request = urllib.request.Request(
+        f"{origin}/statecast/cookie",
+        method="POST",
+        headers={"X-Statecast-Ticket": client.states["account"]["ticket"], "Origin": origin},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 204
+        return response.headers["Set-Cookie"], client
+
+
+def signed_cookie(server, name):
+    """Signs in through the demo's account topic; returns the cookie header's value."""
+    set_cookie, client = sign_in(server, name)
     client.close()
-    return f"statecast_viewer={value}"
+    return set_cookie.split(";", 1)[0]
 
 
 def test_a_signed_cookie_makes_the_socket_that_viewer(server):
@@ -98,3 +121,94 @@ def test_a_session_resumes_only_for_its_viewer(server):
     again = Client(server.ws_url, headers={"Cookie": ada_cookie})
     reply, _ = again.request({"op": "hello", "session": session, "resume": {}})
     assert reply["resumed"] is True and reply["session"] == session
+
+
+def test_the_cookie_is_set_by_the_server_httponly_and_its_value_is_in_no_frame(server):
+    set_cookie, client = sign_in(server, "Ada")
+    attributes = [part.strip().lower() for part in set_cookie.split(";")[1:]]
+    assert "httponly" in attributes and "samesite=lax" in attributes and "path=/" in attributes
+    value = set_cookie.split(";", 1)[0].split("=", 1)[1]
+    assert "cookie" not in client.states["account"]
+    assert not any(value in json.dumps(message) for message in client.received)
+    client.close()
+
+
+def test_a_ticket_is_good_once_and_only_from_the_servers_own_origin(server):
+    client = Client(server.ws_url)
+    client.join("account")
+    client.action("account", {"signIn": {"name": "Ada"}})
+    ticket = client.states["account"]["ticket"]
+    url = f"http://127.0.0.1:{server.port}/statecast/cookie"
+
+    def post(origin):
+        headers = {"X-Statecast-Ticket": ticket}
+        if origin:
+            headers["Origin"] = origin
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, method="POST", headers=headers), timeout=10) as r:
+                return r.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    assert post(f"http://127.0.0.1:{server.port + 1}") == 403  # another origin of the host
+    assert post(None) == 403
+    assert post(f"http://127.0.0.1:{server.port}") == 204
+    assert post(f"http://127.0.0.1:{server.port}") == 403  # used
+    client.close()
+
+
+def test_two_cookies_of_the_name_make_a_guest_and_both_are_cleared(server):
+    ada, bob = signed_cookie(server, "Ada"), signed_cookie(server, "Bob")
+    response = upgrade_response(server.port, f"{bob}; {ada}")
+    assert response[0].startswith("HTTP/1.1 101") and sorted(cleared_cookie_paths(response)) == ["/", "/ws"]
+    guest = Client(server.ws_url, headers={"Cookie": f"{bob}; {ada}"})
+    guest.join("account")
+    assert guest.states["account"]["isGuest"] is True
+
+
+SECRET = "s" * 40
+RETIRED = "r" * 40
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def cookie_signed_with(secret, claims):
+    """A cookie value signed as the server signs one, with the claims given."""
+    payload = json.dumps(claims, separators=(",", ":")).encode()
+    signature = hmac.new(secret.encode(), payload, hashlib.sha256).digest()
+    return f"statecast_viewer={b64(payload)}.{b64(signature)}"
+
+
+def key_id(secret):
+    return b64(hmac.new(secret.encode(), b"statecast key id", hashlib.sha256).digest()[:6])
+
+
+def viewer_name(server, cookie):
+    client = Client(server.ws_url, headers={"Cookie": cookie})
+    client.join("account")
+    name = None if client.states["account"]["isGuest"] else client.states["account"]["name"]
+    client.close()
+    return name
+
+
+@pytest.mark.parametrize("flags", [("--secret", SECRET)])
+def test_a_cookie_without_expiry_or_past_it_is_a_guests(start_server, flags):
+    server = start_server(*flags)
+    future, past = int(time.time()) + 3_600, int(time.time()) - 1
+    valid = {"id": "v-ada", "name": "Ada", "exp": future, "kid": key_id(SECRET)}
+    assert viewer_name(server, cookie_signed_with(SECRET, valid)) == "Ada"
+    # The format of a cookie issued before expiry was signed: good forever, once.
+    assert viewer_name(server, cookie_signed_with(SECRET, {"id": "v-ada", "name": "Ada"})) is None
+    assert viewer_name(server, cookie_signed_with(SECRET, {**valid, "exp": past})) is None
+
+
+def test_a_rotated_secret_keeps_its_cookies_while_it_is_listed(start_server):
+    claims = {"id": "v-ada", "name": "Ada", "exp": int(time.time()) + 3_600, "kid": key_id(RETIRED)}
+    cookie = cookie_signed_with(RETIRED, claims)
+    rotated = start_server("--secret", SECRET, "--previous-secret", RETIRED)
+    assert viewer_name(rotated, cookie) == "Ada"
+    assert viewer_name(rotated, signed_cookie(rotated, "Bob")) == "Bob"  # signed with the new one
+    revoked = start_server("--secret", SECRET)
+    assert viewer_name(revoked, cookie) is None

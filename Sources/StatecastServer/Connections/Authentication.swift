@@ -44,6 +44,10 @@ public struct UpgradeRequestInfo: Sendable {
   public func header(_ name: String) -> String? { headers.header(name) }
   /// The value of the cookie `name`, or `nil` when the request does not carry it.
   public func cookie(named name: String) -> String? { headers.cookie(named: name) }
+  /// Every value of the cookie `name`. More than one means a cookie of that name was
+  /// planted beside the real one (by another site of the host, at a longer path, which
+  /// a browser sends first): none can be trusted.
+  public func cookies(named name: String) -> [String] { headers.cookies(named: name) }
 
   public init(path: String, peerAddress: String = "", headers: [String: String] = [:]) {
     self.headers = UpgradeHeaders(path: path, peerAddress: peerAddress, fields: headers)

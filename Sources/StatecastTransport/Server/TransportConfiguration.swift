@@ -96,6 +96,9 @@ package struct TransportConfiguration: Sendable {
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
     + "connect-src 'self' ws: wss:; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
     + "frame-ancestors 'self'"
+  /// Paths answered by a function for a same-origin `POST` (see ``PostRoute``), such as
+  /// the handoff of a sign-in cookie.
+  package var postRoutes: [String: PostRoute] = [:]
   /// Serves `GET /metrics` with the body last published to it; `nil` answers 404 there.
   package var metrics: MetricsEndpoint?
 

@@ -108,7 +108,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return refuse(wsi, HTTPRefusal(status: 403, message: "origin not allowed"))
     }
     if endpoint == .statecast, let check = configuration.upgradeCheck {
-      switch check(upgradeHeaders(wsi)) {
+      switch check(requestHeaders(wsi)) {
       case .accept(let identity, let responseHeaders):
         service.pendingIdentity = (wsi, identity, responseHeaders)
       case .refuse(let status, let reason):
@@ -141,8 +141,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     }
   }
 
-  /// What the upgrade check sees of the request `wsi` is upgrading. Service thread.
-  private func upgradeHeaders(_ wsi: OpaquePointer) -> UpgradeHeaders {
+  /// What an upgrade check or a POST route sees of the request on `wsi`. Service thread.
+  func requestHeaders(_ wsi: OpaquePointer) -> UpgradeHeaders {
     var fields: [String: String] = [:]
     for raw in 0..<_WSI_TOKEN_CLIENT_SENT_PROTOCOLS.rawValue {
       let token = lws_token_indexes(rawValue: raw)
@@ -164,7 +164,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         return copied > 0 ? Int(copied) : 0
       }
     }
-    var path = LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "/"
+    var path = LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? LwsHeaders.value(wsi, WSI_TOKEN_POST_URI) ?? "/"
     let arguments = LwsHeaders.occurrences(wsi, WSI_TOKEN_HTTP_URI_ARGS)
     if !arguments.isEmpty { path += "?" + arguments.joined(separator: "&") }
     return UpgradeHeaders(path: path, peerAddress: peerAddress(wsi), fields: fields)
