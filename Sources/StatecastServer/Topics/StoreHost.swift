@@ -69,6 +69,10 @@ final class StoreHost<
   private var presence: JSON = .array([])
   private var joins = 0
   private var metaUpdates = 0
+  /// When a `meta` change was last published, and whether a publish is scheduled for
+  /// the end of the interval (``Presence/publishInterval``).
+  private var lastMetaPublish: ContinuousClock.Instant?
+  private var metaPublishScheduled = false
   private var isClosed = false
   /// Closing the store (cancelling its effects, finishing a durable store's commits),
   /// once started; awaited by whoever needs the store gone (see ``waitUntilClosed()``).
@@ -315,10 +319,42 @@ final class StoreHost<
       metaUpdates += 1
       members[session]?.meta = meta
       members[session]?.metaSequence = metaUpdates
-      presenceDidChange(excluding: nil)
+      publishMetaChange()
       return nil
     }
     if let refusal { throw refusal }
+  }
+
+  /// Publishes a `meta` change now if none was published within the interval; else
+  /// once the interval is over, together with every change made meanwhile (a member
+  /// sending presence as fast as it can costs the others ten patches a second, not one
+  /// per message). Call with `lock` held.
+  private func publishMetaChange() {
+    guard !metaPublishScheduled else { return }
+    let now = ContinuousClock.now
+    if let last = lastMetaPublish, now - last < Presence.publishInterval {
+      metaPublishScheduled = true
+      let wait = Presence.publishInterval - (now - last)
+      // Unowned by the store's task group on purpose: it only takes the lock once, and
+      // finds the topic closed if it has gone meanwhile.
+      Task { [weak self] in
+        try? await Task.sleep(for: wait)
+        self?.publishScheduledMeta()
+      }
+      return
+    }
+    lastMetaPublish = now
+    presenceDidChange(excluding: nil)
+  }
+
+  private func publishScheduledMeta() {
+    lock.withLock {
+      guard metaPublishScheduled else { return }
+      metaPublishScheduled = false
+      guard !isClosed else { return }
+      lastMetaPublish = ContinuousClock.now
+      presenceDidChange(excluding: nil)
+    }
   }
 
   func isBehind(_ session: String) -> Bool {
