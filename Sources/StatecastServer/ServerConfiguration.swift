@@ -19,6 +19,16 @@ public struct ServerConfiguration: Sendable {
   public var echo = false
   /// Origins allowed to open a WebSocket besides the page's own host.
   public var allowedOrigins: [String] = []
+  /// Host names (without port) the server answers besides loopback names and IP
+  /// addresses, against DNS rebinding: a request naming another host is answered 421.
+  /// Empty: a server listening on loopback only answers no other name (behind a proxy on
+  /// the same machine, list the public name), one listening beyond answers any; `"*"`
+  /// answers any.
+  public var allowedHosts: [String] = []
+  /// Peer addresses `GET /metrics` answers; others get 404. Loopback by default, so a
+  /// public port does not publish the server's numbers: list the scraper's address, or
+  /// `"*"` on a port only the scraper can reach.
+  public var metricsAllowedAddresses = ["127.0.0.1", "::1"]
 
   /// The most WebSockets open at once; an upgrade beyond is refused with HTTP 503.
   public var maxConnections = 10_000
@@ -83,10 +93,13 @@ public struct ServerConfiguration: Sendable {
   public var cookieHandoff: CookieHandoff?
 
   /// The `Content-Security-Policy` header of every HTTP response; `nil` sends none. The
-  /// default allows the page's own scripts, styles and images, inline scripts and
-  /// styles (the bundled pages use them) and WebSockets, and nothing from elsewhere.
-  /// Responses also carry `X-Content-Type-Options: nosniff` and
-  /// `Referrer-Policy: same-origin`.
+  /// default allows the page's own scripts, styles, images and connections (WebSockets
+  /// to the page's own host and port included), inline styles, and nothing from
+  /// elsewhere. Inline scripts run only if they are the public directory's own: when the
+  /// policy's `script-src` has no `'unsafe-inline'`, the server adds the SHA-256 hash of
+  /// every inline `<script>` of the directory's `.html` files when it starts, so an
+  /// injected one is refused by the browser. Responses also carry
+  /// `X-Content-Type-Options: nosniff` and `Referrer-Policy: same-origin`.
   public var contentSecurityPolicy: String? = TransportConfiguration.defaultContentSecurityPolicy
 
   /// Where the server's metrics go (connections, sessions, rooms, members, actions by

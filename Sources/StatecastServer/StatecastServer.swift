@@ -287,6 +287,8 @@ extension TransportConfiguration {
     tls = server.tls
     echo = server.echo
     allowedOrigins = server.allowedOrigins
+    allowedHosts = server.allowedHosts
+    metricsAllowedAddresses = server.metricsAllowedAddresses
     maxMessageSize = server.maxMessageSize
     maxRequestHeaderSize = server.maxRequestHeaderSize
     pingInterval = server.pingInterval
@@ -301,7 +303,8 @@ extension TransportConfiguration {
     maxConnectionsPerAddress = server.maxConnectionsPerAddress
     responseHeaders.removeAll { $0.name == "Content-Security-Policy" }
     if let policy = server.contentSecurityPolicy {
-      responseHeaders.append(("Content-Security-Policy", policy))
+      responseHeaders.append(
+        ("Content-Security-Policy", InlineScripts.policy(policy, allowingScriptsOf: server.publicDirectory)))
     }
   }
 }

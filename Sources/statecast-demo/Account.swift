@@ -56,7 +56,10 @@ enum Account {
       reducer: Reducer { state, action in
         switch action {
         case .signIn(let name):
-          let trimmed = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxNameLength))
+          // Without characters that disguise a name (a right-to-left override, a
+          // zero-width space): others see it in presence and as an author.
+          let visible = DisguisingCharacters.removed(from: name)
+          let trimmed = String(visible.trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxNameLength))
           guard !trimmed.isEmpty else { return .none }
           // The same person keeps their id when they change their name.
           let id = state.viewer.isAuthenticated ? state.viewer.id : "v-" + String(state.viewer.id.suffix(16))

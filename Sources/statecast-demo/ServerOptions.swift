@@ -110,6 +110,18 @@ struct ServerOptions: ParsableArguments {
       valueName: "origin"))
   var allowOrigin: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Also answer requests naming this host (against DNS rebinding; loopback names and IP addresses always work); repeatable (env STATECAST_ALLOW_HOST, comma-separated).",
+      valueName: "name"))
+  var allowHost: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Also answer GET /metrics from this peer address, * for any (default 127.0.0.1 and ::1); repeatable (env STATECAST_METRICS_ALLOW, comma-separated).",
+      valueName: "address"))
+  var metricsAllow: [String] = []
+
   @Flag(
     inversion: .prefixedNo, help: "Serve /echo, a plain WebSocket echo (default off; env STATECAST_ECHO).")
   var echo: Bool?
@@ -132,6 +144,8 @@ struct ServerOptions: ParsableArguments {
     server.publicDirectory =
       try environment.value(publicDirectory, "STATECAST_PUBLIC", for: "--public") ?? server.publicDirectory
     server.allowedOrigins = environment.values(allowOrigin, "STATECAST_ALLOW_ORIGIN")
+    server.allowedHosts = environment.values(allowHost, "STATECAST_ALLOW_HOST")
+    server.metricsAllowedAddresses += environment.values(metricsAllow, "STATECAST_METRICS_ALLOW")
     server.echo = try environment.switchValue(echo, "STATECAST_ECHO", for: "--echo") ?? server.echo
 
     let certificate: String? = try environment.value(tlsCert, "STATECAST_TLS_CERT", for: "--tls-cert")

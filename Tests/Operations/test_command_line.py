@@ -22,6 +22,8 @@ OPTIONS = {
     "--tls-cert": "STATECAST_TLS_CERT",
     "--tls-key": "STATECAST_TLS_KEY",
     "--allow-origin": "STATECAST_ALLOW_ORIGIN",
+    "--allow-host": "STATECAST_ALLOW_HOST",
+    "--metrics-allow": "STATECAST_METRICS_ALLOW",
     "--echo": "STATECAST_ECHO",
     "--max-message-size": "STATECAST_MAX_MESSAGE_SIZE",
     "--ping-interval": "STATECAST_PING_INTERVAL",

@@ -212,3 +212,16 @@ def test_a_rotated_secret_keeps_its_cookies_while_it_is_listed(start_server):
     assert viewer_name(rotated, signed_cookie(rotated, "Bob")) == "Bob"  # signed with the new one
     revoked = start_server("--secret", SECRET)
     assert viewer_name(revoked, cookie) is None
+
+
+def test_a_display_name_loses_its_bidirectional_and_invisible_characters(server):
+    cookie = signed_cookie(server, "\u202eAda\u2066 Lovelace\u200b\u0007")
+    client = Client(server.ws_url, headers={"Cookie": cookie})
+    client.join("account")
+    assert client.states["account"]["name"] == "Ada Lovelace"
+    client.close()
+    # A name of nothing else is no name: the sign-in changes nothing.
+    guest = Client(server.ws_url)
+    guest.join("account")
+    reply, _ = guest.action("account", {"signIn": {"name": "\u202e\u200f"}})
+    assert reply["status"] == "ok" and guest.states["account"]["isGuest"] is True

@@ -15,20 +15,10 @@ enum TopicName {
   /// Why `topic` is refused, or `nil` when it is a usable name.
   static func problem(with topic: String) -> String? {
     if topic.utf8.count > maxBytes { return "the topic is over \(maxBytes) bytes" }
-    for scalar in topic.unicodeScalars where isRefused(scalar) {
+    for scalar in topic.unicodeScalars where DisguisingCharacters.contains(scalar) {
       return
         "the topic contains U+\(String(scalar.value, radix: 16, uppercase: true)), which is not allowed in a name"
     }
     return nil
-  }
-
-  /// Control characters (C0, DEL, C1), bidirectional marks, embeddings, overrides and
-  /// isolates, zero-width characters and the byte-order mark.
-  static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F: true
-    case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: true
-    default: false
-    }
   }
 }

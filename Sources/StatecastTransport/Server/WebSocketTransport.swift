@@ -27,6 +27,7 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// The thread that runs the event loop; service-thread-only code checks it in debug builds.
   package let serviceThread = ServiceThread()
   let originPolicy: OriginPolicy
+  let hostPolicy: HostPolicy
   let counters = TransportCounters()
   /// App page prefixes, longest first, each with its file's absolute path.
   let appPages: [(prefix: String, path: String)]
@@ -55,6 +56,9 @@ package final class WebSocketTransport: @unchecked Sendable {
       serviceThread: serviceThread)
     service = ServiceSide(handler: handler, serviceThread: serviceThread)
     originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins, tls: configuration.tls != nil)
+    hostPolicy = HostPolicy(
+      allowedHosts: configuration.allowedHosts,
+      listensOnLoopbackOnly: HostPolicy.bindsLoopbackOnly(configuration.host))
     let directory = configuration.publicDirectory.map {
       URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path
     }

@@ -18,7 +18,9 @@ enum HTTPResponder {
     if path == "/healthz" {
       return complete(wsi, send(wsi, status: 200, contentType: "text/plain", body: "ok"))
     }
-    if path == "/metrics", let metrics = transport.configuration.metrics {
+    if path == "/metrics", let metrics = transport.configuration.metrics,
+      metricsAllowed(transport.peerAddress(wsi), transport.configuration.metricsAllowedAddresses)
+    {
       return complete(
         wsi, send(wsi, status: 200, contentType: MetricsEndpoint.contentType, body: metrics.scrape()))
     }
@@ -37,6 +39,13 @@ enum HTTPResponder {
       return result > 0 ? complete(wsi, true) : 0
     }
     return complete(wsi, send(wsi, status: 404, contentType: "text/plain", body: "not found"))
+  }
+
+  /// Whether `peer` may read `/metrics`: listed (an IPv4 peer of a dual-stack socket is
+  /// compared without its `::ffff:` prefix), or the list holds `*`.
+  static func metricsAllowed(_ peer: String, _ allowed: [String]) -> Bool {
+    let address = peer.hasPrefix("::ffff:") ? String(peer.dropFirst(7)) : peer
+    return allowed.contains("*") || allowed.contains(address)
   }
 
   /// Answers a request for a POST route: 405 for another method, 403 unless its `Origin`
@@ -101,7 +110,10 @@ enum HTTPResponder {
     -> Bool
   {
     let headroom = Int(statecast_lws_pre)
-    var head = [UInt8](repeating: 0, count: headroom + 512 + headers.reduce(0) { $0 + $1.utf8.count + 4 })
+    // Room for the vhost's own headers too (a content security policy with a hash per
+    // inline script can be a few kilobytes), which lws adds to every response.
+    let room = ServerContext.responseHeaderRoom + headers.reduce(0) { $0 + $1.utf8.count + 4 }
+    var head = [UInt8](repeating: 0, count: headroom + room)
     let headersOK = head.withUnsafeMutableBufferPointer { buffer -> Bool in
       let start = buffer.baseAddress! + headroom
       let end = buffer.baseAddress! + buffer.count - 1

@@ -24,6 +24,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return confirmUpgrade(wsi, kind: event.string)
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
       if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
+      if !hostPolicy.accepts(LwsHeaders.value(wsi, WSI_TOKEN_HOST)) { return refuse(wsi, .unknownHost) }
       // `input` is the request's path, decoded, before the file mount opens anything.
       let path = event.length > 0 ? String(decoding: event.bytes, as: UTF8.self) : (event.string ?? "/")
       if let rule = publicFileRule, rule.refuses(path) {
@@ -80,6 +81,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     guard kind?.lowercased() == "websocket" else {
       return refuse(wsi, HTTPRefusal(status: 400, message: "only WebSocket upgrades are supported"))
     }
+    guard hostPolicy.accepts(LwsHeaders.value(wsi, WSI_TOKEN_HOST)) else { return refuse(wsi, .unknownHost) }
     guard service.listening, !isDraining else {
       return refuse(wsi, HTTPRefusal(status: 503, message: "server draining: reconnect shortly"))
     }
@@ -133,7 +135,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   }
 
   /// The peer's IP address as text, or empty. Service thread.
-  private func peerAddress(_ wsi: OpaquePointer) -> String {
+  func peerAddress(_ wsi: OpaquePointer) -> String {
     var peer = [CChar](repeating: 0, count: 64)
     return peer.withUnsafeMutableBufferPointer { buffer -> String in
       guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "" }
