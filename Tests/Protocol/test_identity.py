@@ -7,6 +7,8 @@ import hashlib
 import hmac
 import json
 import socket
+import ssl
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -52,19 +54,19 @@ def cleared_cookie_paths(response_lines):
     return paths
 
 
-def sign_in(server, name):
+def sign_in(server, name, tls=None):
     """Signs in through the demo's account topic and posts the ticket its view shows, as
-    signin.html does; returns the `Set-Cookie` answer and the client (still open)."""
-    client = Client(server.ws_url)
+    signin.html does; returns the `Set-Cookie` answer and the client (still open).
+    `tls` is the client's SSL context for a server that speaks TLS."""
+    client = Client(server.ws_url, ssl=tls)
     client.join("account")
     client.action("account", {"signIn": {"name": name}})
-    origin = f"http://127.0.0.1:{server.port}"
     request = urllib.request.Request(
-        f"{origin}/statecast/cookie",
+        f"{server.origin}/statecast/cookie",
         method="POST",
-        headers={"X-Statecast-Ticket": client.states["account"]["ticket"], "Origin": origin},
+        headers={"X-Statecast-Ticket": client.states["account"]["ticket"], "Origin": server.origin},
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=10, context=tls) as response:
         assert response.status == 204
         return response.headers["Set-Cookie"], client
 
@@ -225,3 +227,27 @@ def test_a_display_name_loses_its_bidirectional_and_invisible_characters(server)
     guest.join("account")
     reply, _ = guest.action("account", {"signIn": {"name": "\u202e\u200f"}})
     assert reply["status"] == "ok" and guest.states["account"]["isGuest"] is True
+
+
+def test_under_tls_the_cookie_is_secure_and_host_prefixed(start_server, tmp_path):
+    certificate, key = tmp_path / "certificate.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
+        check=True, capture_output=True, timeout=60,
+    )
+    server = start_server("--tls-cert", str(certificate), "--tls-key", str(key))
+    tls = ssl.create_default_context(cafile=str(certificate))
+    set_cookie, client = sign_in(server, "Ada", tls)
+    client.close()
+    pair, _, attributes = set_cookie.partition(";")
+    assert pair.startswith("__Host-statecast_viewer=")
+    attributes = [part.strip().lower() for part in attributes.split(";")]
+    assert {"secure", "httponly", "samesite=lax", "path=/"} <= set(attributes)
+    ada = Client(server.ws_url, ssl=tls, headers={"Cookie": pair})
+    ada.join("account")
+    assert ada.states["account"]["name"] == "Ada"
+    # The plain name is not read under TLS: another site of the host could have set it.
+    plain = Client(server.ws_url, ssl=tls, headers={"Cookie": pair.replace("__Host-", "", 1)})
+    plain.join("account")
+    assert plain.states["account"]["isGuest"] is True
