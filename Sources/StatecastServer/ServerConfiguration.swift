@@ -52,6 +52,14 @@ public struct ServerConfiguration: Sendable {
   /// server has storage: after a `kill -9`, a tab comes back as of the last save, at
   /// most this old (plus the time a save takes). A drain (SIGTERM) saves them all.
   public var sessionSaveInterval: Duration = .seconds(2)
+  /// New durable rooms one viewer may create within ``newRoomWindow``: the first change
+  /// to a room that is not stored is refused (`rate_limited`) beyond it.
+  public var maxNewRoomsPerViewer = 50
+  /// New durable rooms the viewers of one peer address may create within
+  /// ``newRoomWindow`` (guests get a viewer per socket; behind a proxy, raise it).
+  public var maxNewRoomsPerAddress = 500
+  /// The window of the new-room quotas.
+  public var newRoomWindow: Duration = .seconds(3_600)
   /// Durable rooms unused for this long are deleted from storage (default 30 days);
   /// `nil` keeps them forever, for an app whose rooms are few and made by trusted people.
   /// Any visitor can make a room, so a public server needs an end to them.

@@ -89,7 +89,10 @@ public final class StatecastServer: Service, Sendable {
       routes: routes.flatMap(\.topics), sink: roomSink,
       maxTopicsPerSession: configuration.maxTopicsPerSession,
       logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
-      storage: storage, metrics: metrics, cluster: cluster)
+      storage: storage, metrics: metrics, cluster: cluster,
+      newRoomQuota: NewRoomQuota(
+        perViewer: configuration.maxNewRoomsPerViewer, perAddress: configuration.maxNewRoomsPerAddress,
+        window: configuration.newRoomWindow))
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)

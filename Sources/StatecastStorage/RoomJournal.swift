@@ -35,10 +35,14 @@ public actor RoomJournal<State: Codable & Sendable> {
   /// The room's revision 0, while the room is not stored yet: written just before its
   /// first change.
   private var unstoredRoom: JSON?
+  private let stored: Atomic<Bool>
 
   /// The room's revision: one more for every stored change; it continues across
   /// restarts. Readable from an observer, which runs after the commit.
   public nonisolated var revision: Int64 { committedRevision.load(ordering: .acquiring) }
+
+  /// Whether the storage holds the room: `false` for a new room until its first change.
+  public nonisolated var isStored: Bool { stored.load(ordering: .acquiring) }
 
   /// - Parameter isStored: `false` for a new room that the storage does not hold yet
   ///   (`room` is then its revision 0, stored at the first change).
@@ -50,6 +54,7 @@ public actor RoomJournal<State: Codable & Sendable> {
     _ = try tracker.update(to: state)
     storedBase = tracker.current == room.state ? nil : room.state
     unstoredRoom = isStored ? nil : room.state
+    stored = Atomic(isStored)
   }
 
   /// Makes `commit.state` durable: appends the patch from the stored state, and
@@ -68,6 +73,7 @@ public actor RoomJournal<State: Codable & Sendable> {
         // finds it past revision 0 and fails with a revision conflict, as it should.
         _ = try await storage.createRoom(room, state: unstoredRoom)
         self.unstoredRoom = nil
+        stored.store(true, ordering: .releasing)
       }
       try await storage.append(JournalEntry(room: room, revision: next, patch: patch, state: tracker.current))
     } catch {

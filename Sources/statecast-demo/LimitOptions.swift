@@ -55,6 +55,18 @@ struct LimitOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "New durable rooms one viewer may create per hour (default 50; env STATECAST_MAX_NEW_ROOMS_PER_VIEWER).",
+      valueName: "n"))
+  var maxNewRoomsPerViewer: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "New durable rooms the viewers of one address may create per hour (default 500; env STATECAST_MAX_NEW_ROOMS_PER_ADDRESS).",
+      valueName: "n"))
+  var maxNewRoomsPerAddress: Int?
+
+  @Option(
+    help: ArgumentHelp(
       "Save sessions and per-tab state this often; after a kill -9 a tab comes back as of the last save (default 2; env STATECAST_SESSION_SAVE_INTERVAL).",
       valueName: "seconds"))
   var sessionSaveInterval: Double?
@@ -104,6 +116,18 @@ struct LimitOptions: ParsableArguments {
       roomTTL, "STATECAST_ROOM_TTL", for: "--room-ttl", must: nonNegative)
     {
       server.roomTimeToLive = seconds == 0 ? nil : .seconds(seconds)
+    }
+    if let count = try environment.value(
+      maxNewRoomsPerViewer, "STATECAST_MAX_NEW_ROOMS_PER_VIEWER", for: "--max-new-rooms-per-viewer",
+      must: ("0 or more", { $0 >= 0 }))
+    {
+      server.maxNewRoomsPerViewer = count
+    }
+    if let count = try environment.value(
+      maxNewRoomsPerAddress, "STATECAST_MAX_NEW_ROOMS_PER_ADDRESS", for: "--max-new-rooms-per-address",
+      must: ("0 or more", { $0 >= 0 }))
+    {
+      server.maxNewRoomsPerAddress = count
     }
     if let seconds = try environment.value(
       sessionSaveInterval, "STATECAST_SESSION_SAVE_INTERVAL", for: "--session-save-interval", must: positive)

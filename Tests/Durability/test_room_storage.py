@@ -59,3 +59,23 @@ def test_a_room_unused_for_the_default_time_to_live_is_deleted(restartable_serve
     server.start()
     # Polls the file: the sweep shows nothing to wait for from outside.
     wait_until(lambda: stored_rooms(server) == ["counter/recent"])
+
+
+def create(client, room):
+    """Joins `room` and changes it (its first change creates it); returns the reply."""
+    client.join(room)
+    reply, _ = client.action(room, {"increment": {}})
+    client.leave(room)
+    return reply
+
+
+def test_new_rooms_are_limited_per_viewer_and_per_address(start_server):
+    server = start_server("--max-new-rooms-per-viewer", "3", "--max-new-rooms-per-address", "5")
+    first, second = Client(server.ws_url), Client(server.ws_url)  # two guests, one address
+    assert [create(first, f"counter/q-{i}")["status"] for i in range(3)] == ["ok"] * 3
+    refused = create(first, "counter/q-3")
+    assert refused["status"] == "error" and refused["error"]["code"] == "rate_limited"
+    assert create(first, "counter/q-0")["status"] == "ok"  # a room that exists is no new room
+    assert [create(second, f"counter/r-{i}")["status"] for i in range(2)] == ["ok"] * 2
+    assert create(second, "counter/r-2")["error"]["code"] == "rate_limited"  # the address's fifth was the last
+    assert stored_rooms(server) == sorted([f"counter/q-{i}" for i in range(3)] + ["counter/r-0", "counter/r-1"])

@@ -30,6 +30,8 @@ OPTIONS = {
     "--idle-timeout": "STATECAST_IDLE_TIMEOUT",
     "--session-grace": "STATECAST_SESSION_GRACE",
     "--action-burst": "STATECAST_ACTION_BURST",
+    "--max-new-rooms-per-viewer": "STATECAST_MAX_NEW_ROOMS_PER_VIEWER",
+    "--max-new-rooms-per-address": "STATECAST_MAX_NEW_ROOMS_PER_ADDRESS",
     "--actions-per-second": "STATECAST_ACTIONS_PER_SECOND",
     "--log-level": "STATECAST_LOG_LEVEL",
     "--log-format": "STATECAST_LOG_FORMAT",

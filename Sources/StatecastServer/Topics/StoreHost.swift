@@ -54,6 +54,7 @@ final class StoreHost<
   private let canSend: @Sendable (JoinRequest, ClientAction, JSON) -> Bool
   private let sink: any FrameSink
   private let saveState: (@Sendable (State) -> JSON?)?
+  private let isNewRoom: (@Sendable () -> Bool)?
   private let initialRevision: Int
   private let historyStartsKnown: Bool
   private let logger: Logger
@@ -74,6 +75,8 @@ final class StoreHost<
   private var lastMetaPublish: ContinuousClock.Instant?
   private var metaPublishScheduled = false
   private var isClosed = false
+  /// Whether a first change of this new room has been counted against a quota.
+  private var newRoomClaimed = false
   /// Closing the store (cancelling its effects, finishing a durable store's commits),
   /// once started; awaited by whoever needs the store gone (see ``waitUntilClosed()``).
   private var closing: Task<Void, Never>?
@@ -100,6 +103,7 @@ final class StoreHost<
     revision: Int = 0,
     historyStartsKnown: Bool = true,
     saveState: (@Sendable (State) -> JSON?)? = nil,
+    isNewRoom: (@Sendable () -> Bool)? = nil,
     logger: Logger = Logger(label: LogSubsystem.stores.label)
   ) async {
     self.topic = topic
@@ -112,6 +116,7 @@ final class StoreHost<
     self.sink = sink
     self.logger = logger
     self.saveState = saveState
+    self.isNewRoom = isNewRoom
     self.initialRevision = revision
     self.historyStartsKnown = historyStartsKnown
     if !viewDependsOnViewer {
@@ -306,6 +311,19 @@ final class StoreHost<
       guard let saveState, let state, let encoded = saveState(state) else { return nil }
       return (encoded, channels.values.first?.revision ?? initialRevision)
     }
+  }
+
+  func claimsNewRoom() -> Bool {
+    guard let isNewRoom, isNewRoom() else { return false }
+    return lock.withLock {
+      guard !newRoomClaimed else { return false }
+      newRoomClaimed = true
+      return true
+    }
+  }
+
+  func unclaimNewRoom() {
+    lock.withLock { newRoomClaimed = false }
   }
 
   func savedStateVersion() -> Int? {

@@ -253,7 +253,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     if let pending = service.pendingIdentity, pending.wsi == wsi { identity = pending.identity }
     service.pendingIdentity = nil
     if session.pointee.endpoint == Endpoint.statecast.rawValue {
-      service.handler?.transportOpened(id, identity: identity)
+      service.handler?.transportOpened(id, identity: identity, address: peerAddress(wsi))
     }
     return 0
   }
