@@ -48,3 +48,13 @@ def test_dropped_members_fill_presence_only_up_to_a_bound(start_server):
     offline = [entry for entry in entries if not entry["online"]]
     assert len(offline) <= 16, len(offline)
     assert [entry["online"] for entry in entries].count(True) == 1
+
+
+def test_one_address_fills_presence_only_up_to_a_bound(server):
+    topic = "board/presence-crowd"
+    members = [Client(server.ws_url) for _ in range(40)]  # 40 guests, one address, online
+    for member in members:
+        member.join(topic)
+    newcomer = Client(server.ws_url)
+    newcomer.join(topic)
+    assert len(newcomer.states[topic]["presence"]) <= 32

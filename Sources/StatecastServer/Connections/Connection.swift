@@ -156,7 +156,7 @@ final class Connection: @unchecked Sendable {
     case .join(let topic, let params):
       try spendAllowance()
       try await topics.join(
-        topic, params: params, session: session.id, viewer: session.viewer, connection: id)
+        topic, params: params, session: session.id, viewer: session.viewer, connection: id, address: address)
       await sessions.topicsDidChange(of: session)
       return []
 

@@ -384,7 +384,9 @@ final class StoreHost<
   private func presenceDidChange(excluding excluded: String?) {
     guard showsPresence else { return }
     let updated = Presence.entries(
-      members.values.map { ($0.viewer, $0.connection != nil, $0.meta, $0.metaSequence, $0.joinOrder) })
+      members.values.map {
+        ($0.viewer, $0.connection != nil, $0.meta, $0.metaSequence, $0.joinOrder, $0.request.address)
+      })
     let patch = JSONPatch.diff(from: presence, to: updated)
     presence = updated
     guard !patch.isEmpty else { return }

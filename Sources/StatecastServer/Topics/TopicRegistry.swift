@@ -69,13 +69,14 @@ final class TopicRegistry: @unchecked Sendable {
   /// after a restart.
   func join(
     _ topic: String, params: JSON, session: String, viewer: Viewer, connection: ConnectionID,
-    restoring: (state: JSON, revision: Int)? = nil
+    address: String = "", restoring: (state: JSON, revision: Int)? = nil
   ) async throws(ProtocolError) {
     guard let (route, parameters) = route(for: topic) else {
       throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
     }
-    let request = JoinRequest(
+    var request = JoinRequest(
       topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+    request.address = address
     guard route.canJoin(request) else {
       throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
     }
