@@ -64,7 +64,11 @@ import Testing
       db in
       (
         try Int64.fetchOne(db, sql: "SELECT snapshotRevision FROM room WHERE id = 'r'"),
-        try Int64.fetchAll(db, sql: "SELECT revision FROM journal WHERE room = 'r' ORDER BY revision")
+        try Int64.fetchAll(
+          db,
+          sql:
+            "SELECT revision FROM journal WHERE roomKey = (SELECT key FROM room WHERE id = 'r') ORDER BY revision"
+        )
       )
     }
     #expect(snapshotRevision == 10)
