@@ -19,6 +19,16 @@ public struct ServerConfiguration: Sendable {
   public var echo = false
   /// Origins allowed to open a WebSocket besides the page's own host.
   public var allowedOrigins: [String] = []
+  /// Host names (without port) the server answers besides loopback names and IP
+  /// addresses, against DNS rebinding: a request naming another host is answered 421.
+  /// Empty: a server listening on loopback only answers no other name (behind a proxy on
+  /// the same machine, list the public name), one listening beyond answers any; `"*"`
+  /// answers any.
+  public var allowedHosts: [String] = []
+  /// Peer addresses `GET /metrics` answers; others get 404. Loopback by default, so a
+  /// public port does not publish the server's numbers: list the scraper's address, or
+  /// `"*"` on a port only the scraper can reach.
+  public var metricsAllowedAddresses = ["127.0.0.1", "::1"]
 
   /// The most WebSockets open at once; an upgrade beyond is refused with HTTP 503.
   public var maxConnections = 10_000
@@ -42,8 +52,18 @@ public struct ServerConfiguration: Sendable {
   /// server has storage: after a `kill -9`, a tab comes back as of the last save, at
   /// most this old (plus the time a save takes). A drain (SIGTERM) saves them all.
   public var sessionSaveInterval: Duration = .seconds(2)
-  /// Durable rooms unused for this long are deleted from storage; `nil` keeps them.
-  public var roomTimeToLive: Duration?
+  /// New durable rooms one viewer may create within ``newRoomWindow``: the first change
+  /// to a room that is not stored is refused (`rate_limited`) beyond it.
+  public var maxNewRoomsPerViewer = 50
+  /// New durable rooms the viewers of one peer address may create within
+  /// ``newRoomWindow`` (guests get a viewer per socket; behind a proxy, raise it).
+  public var maxNewRoomsPerAddress = 500
+  /// The window of the new-room quotas.
+  public var newRoomWindow: Duration = .seconds(3_600)
+  /// Durable rooms unused for this long are deleted from storage (default 30 days);
+  /// `nil` keeps them forever, for an app whose rooms are few and made by trusted people.
+  /// Any visitor can make a room, so a public server needs an end to them.
+  public var roomTimeToLive: Duration? = .seconds(30 * 24 * 3_600)
   /// How long a session whose socket dropped is kept for a resume.
   public var sessionGracePeriod: Duration = .seconds(30)
   /// Actions a connection may send at once before `rate_limited`.
@@ -80,12 +100,19 @@ public struct ServerConfiguration: Sendable {
   /// Uncommon request headers ``authenticate`` needs to read (common ones such as
   /// `Cookie` and `Authorization` are always readable).
   public var authenticationHeaders: [String] = []
+  /// Sets cookies that stores decide on (a sign-in) as `HttpOnly` cookies, when the page
+  /// posts the ticket a store showed it to ``CookieHandoff/path``; `nil` serves no such
+  /// path.
+  public var cookieHandoff: CookieHandoff?
 
   /// The `Content-Security-Policy` header of every HTTP response; `nil` sends none. The
-  /// default allows the page's own scripts, styles and images, inline scripts and
-  /// styles (the bundled pages use them) and WebSockets, and nothing from elsewhere.
-  /// Responses also carry `X-Content-Type-Options: nosniff` and
-  /// `Referrer-Policy: same-origin`.
+  /// default allows the page's own scripts, styles, images and connections (WebSockets
+  /// to the page's own host and port included), inline styles, and nothing from
+  /// elsewhere. Inline scripts run only if they are the public directory's own: when the
+  /// policy's `script-src` has no `'unsafe-inline'`, the server adds the SHA-256 hash of
+  /// every inline `<script>` of the directory's `.html` files when it starts, so an
+  /// injected one is refused by the browser. Responses also carry
+  /// `X-Content-Type-Options: nosniff` and `Referrer-Policy: same-origin`.
   public var contentSecurityPolicy: String? = TransportConfiguration.defaultContentSecurityPolicy
 
   /// Where the server's metrics go (connections, sessions, rooms, members, actions by

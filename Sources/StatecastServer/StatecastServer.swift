@@ -98,7 +98,10 @@ public final class StatecastServer: Service, Sendable {
       routes: routes.flatMap(\.topics), sink: roomSink,
       maxTopicsPerSession: configuration.maxTopicsPerSession,
       logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
-      storage: storage, metrics: metrics, cluster: cluster)
+      storage: storage, metrics: metrics, cluster: cluster,
+      newRoomQuota: NewRoomQuota(
+        perViewer: configuration.maxNewRoomsPerViewer, perAddress: configuration.maxNewRoomsPerAddress,
+        window: configuration.newRoomWindow))
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
@@ -240,10 +243,11 @@ public final class StatecastServer: Service, Sendable {
 
   /// While the server runs: sessions are saved every
   /// ``ServerConfiguration/sessionSaveInterval``, and rooms unused for
-  /// ``ServerConfiguration/roomTimeToLive`` are deleted.
+  /// ``ServerConfiguration/roomTimeToLive`` are deleted, at the first save after a
+  /// start (a server restarted often still sweeps) and every minute after.
   private func keepStorage() async {
     guard let storage else { return }
-    var sinceSweep = Duration.zero
+    var sinceSweep = Duration.seconds(60)
     while !Task.isCancelled {
       try? await Task.sleep(for: configuration.sessionSaveInterval)
       guard !Task.isCancelled else { return }
@@ -316,19 +320,26 @@ extension TransportConfiguration {
     tls = server.tls
     echo = server.echo
     allowedOrigins = server.allowedOrigins
+    allowedHosts = server.allowedHosts
+    metricsAllowedAddresses = server.metricsAllowedAddresses
     maxMessageSize = server.maxMessageSize
     maxRequestHeaderSize = server.maxRequestHeaderSize
     pingInterval = server.pingInterval
     idleTimeout = server.idleTimeout
-    upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0) }
+    upgradeCheck = server.authenticate.map { Authentication.upgradeCheck($0, secure: server.tls != nil) }
     upgradeHeaderNames = server.authenticationHeaders
+    if let handoff = server.cookieHandoff {
+      upgradeHeaderNames.append(CookieHandoff.ticketHeader)
+      postRoutes[CookieHandoff.path] = { handoff.answer($0) }
+    }
     maxConnections = server.maxConnections
     maxConnectionsPerAddress = server.maxConnectionsPerAddress
     outboundHighWatermark = server.outboundHighWatermark
     outboundHardLimit = server.outboundHardLimit
     responseHeaders.removeAll { $0.name == "Content-Security-Policy" }
     if let policy = server.contentSecurityPolicy {
-      responseHeaders.append(("Content-Security-Policy", policy))
+      responseHeaders.append(
+        ("Content-Security-Policy", InlineScripts.policy(policy, allowingScriptsOf: server.publicDirectory)))
     }
   }
 }

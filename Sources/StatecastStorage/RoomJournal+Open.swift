@@ -1,8 +1,10 @@
+import Foundation
 import StatecastJSON
 
 extension RoomJournal {
-  /// Opens a room's journal: restores its stored state, or stores `initialState` as a
-  /// new room.
+  /// Opens a room's journal: restores its stored state, or starts a new room from
+  /// `initialState`. A new room is stored at its first change, not here: joining a name
+  /// writes nothing, so a visitor who joins thousands of names fills no disk.
   ///
   /// Throws ``StorageError/undecodableState(room:revision:error:)`` when the stored
   /// state no longer decodes as `State` (the type changed): nothing is overwritten,
@@ -18,10 +20,12 @@ extension RoomJournal {
     initialState: @autoclosure () -> State
   ) async throws -> RoomJournal {
     let stored: StoredRoom
+    let isStored: Bool
     if let existing = try await storage.loadRoom(id) {
-      stored = existing
+      (stored, isStored) = (existing, true)
     } else {
-      stored = try await storage.createRoom(id, state: try JSONValueEncoder().encode(initialState()))
+      let state = try JSONValueEncoder().encode(initialState())
+      (stored, isStored) = (StoredRoom(id: id, revision: 0, state: state, lastUsed: Date()), false)
     }
     let state: State
     do {
@@ -29,7 +33,7 @@ extension RoomJournal {
     } catch {
       throw StorageError.undecodableState(room: id, revision: stored.revision, error: error)
     }
-    return try RoomJournal(room: stored, state: state, storage: storage)
+    return try RoomJournal(room: stored, state: state, storage: storage, isStored: isStored)
   }
 
   /// Starts a room afresh with `state`, deliberately: the old state is archived by the

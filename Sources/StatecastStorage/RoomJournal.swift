@@ -10,7 +10,8 @@ import Synchronization
 /// effect is ever replayed: a restore loads the last snapshot, applies the patches
 /// after it, and decodes the `State`. The state is encoded through a
 /// `JSONViewTracker`, so a change to a few rows of a large state costs what those
-/// rows cost. A commit that changes nothing in the JSON writes nothing.
+/// rows cost. A commit that changes nothing in the JSON writes nothing, and a new room
+/// is stored only at its first change.
 ///
 /// ```swift
 /// let journal = try await RoomJournal.open(room: "todos/team-42", in: storage, initialState: Todos())
@@ -31,18 +32,29 @@ public actor RoomJournal<State: Codable & Sendable> {
   /// The stored JSON while it differs from the restored state encoded again (a field
   /// added with a default, say): the next patch must apply to what is stored.
   private var storedBase: JSON?
+  /// The room's revision 0, while the room is not stored yet: written just before its
+  /// first change.
+  private var unstoredRoom: JSON?
+  private let stored: Atomic<Bool>
 
   /// The room's revision: one more for every stored change; it continues across
   /// restarts. Readable from an observer, which runs after the commit.
   public nonisolated var revision: Int64 { committedRevision.load(ordering: .acquiring) }
 
-  init(room: StoredRoom, state: State, storage: any StateStorage) throws {
+  /// Whether the storage holds the room: `false` for a new room until its first change.
+  public nonisolated var isStored: Bool { stored.load(ordering: .acquiring) }
+
+  /// - Parameter isStored: `false` for a new room that the storage does not hold yet
+  ///   (`room` is then its revision 0, stored at the first change).
+  init(room: StoredRoom, state: State, storage: any StateStorage, isStored: Bool = true) throws {
     self.room = room.id
     self.restoredState = state
     self.storage = storage
     self.committedRevision = Atomic(room.revision)
     _ = try tracker.update(to: state)
     storedBase = tracker.current == room.state ? nil : room.state
+    unstoredRoom = isStored ? nil : room.state
+    stored = Atomic(isStored)
   }
 
   /// Makes `commit.state` durable: appends the patch from the stored state, and
@@ -56,6 +68,13 @@ public actor RoomJournal<State: Codable & Sendable> {
     guard !patch.isEmpty else { return }
     let next = revision + 1
     do {
+      if let unstoredRoom {
+        // Another process may have stored the room meanwhile: the append below then
+        // finds it past revision 0 and fails with a revision conflict, as it should.
+        _ = try await storage.createRoom(room, state: unstoredRoom)
+        self.unstoredRoom = nil
+        stored.store(true, ordering: .releasing)
+      }
       try await storage.append(JournalEntry(room: room, revision: next, patch: patch, state: tracker.current))
     } catch {
       tracker.reset()

@@ -13,8 +13,8 @@ import StatecastServer
 /// | `recruitment` | recruitment.html | Separating logic from effects (Jobandtalent) |
 /// | `annotation-filters` | annotation-filters.html | Flux at PlanGrid |
 /// | `music` | music.html (any `/music/...` path) | Rule-based logic (Sundell) |
-/// | `account` | signin.html | the visitor's name, signed into a cookie |
-func demoRoutes(dataDirectory: URL, cookies: ViewerCookie) -> [Route] {
+/// | `account` | signin.html | the visitor's name, signed into an `HttpOnly` cookie |
+func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
   let counter = Counter.Dependencies.live(dataDirectory: dataDirectory)
   let fastingTimer = FastingTimer.Dependencies.live()
   return [
@@ -34,6 +34,6 @@ func demoRoutes(dataDirectory: URL, cookies: ViewerCookie) -> [Route] {
     // Sign-in: the store knows who joined (a guest, or the cookie's viewer).
     .perSession(
       "account", clientAction: Account.ClientAction.self, embed: { $0 }, view: Account.viewState,
-      store: { join in Account.makeStore(viewer: join.viewer, cookies: cookies) }),
+      store: { join in Account.makeStore(viewer: join.viewer, issuer: issuer) }),
   ]
 }

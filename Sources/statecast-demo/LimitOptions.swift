@@ -49,9 +49,21 @@ struct LimitOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Delete durable rooms unused this long (default: keep them; env STATECAST_ROOM_TTL).",
+      "Delete durable rooms unused this long; 0 keeps them forever (default 2592000, 30 days; env STATECAST_ROOM_TTL).",
       valueName: "seconds"))
   var roomTTL: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "New durable rooms one viewer may create per hour (default 50; env STATECAST_MAX_NEW_ROOMS_PER_VIEWER).",
+      valueName: "n"))
+  var maxNewRoomsPerViewer: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "New durable rooms the viewers of one address may create per hour (default 500; env STATECAST_MAX_NEW_ROOMS_PER_ADDRESS).",
+      valueName: "n"))
+  var maxNewRoomsPerAddress: Int?
 
   @Option(
     help: ArgumentHelp(
@@ -100,8 +112,22 @@ struct LimitOptions: ParsableArguments {
     {
       server.maxConnectionsPerAddress = count
     }
-    if let seconds = try environment.value(roomTTL, "STATECAST_ROOM_TTL", for: "--room-ttl", must: positive) {
-      server.roomTimeToLive = .seconds(seconds)
+    if let seconds = try environment.value(
+      roomTTL, "STATECAST_ROOM_TTL", for: "--room-ttl", must: nonNegative)
+    {
+      server.roomTimeToLive = seconds == 0 ? nil : .seconds(seconds)
+    }
+    if let count = try environment.value(
+      maxNewRoomsPerViewer, "STATECAST_MAX_NEW_ROOMS_PER_VIEWER", for: "--max-new-rooms-per-viewer",
+      must: ("0 or more", { $0 >= 0 }))
+    {
+      server.maxNewRoomsPerViewer = count
+    }
+    if let count = try environment.value(
+      maxNewRoomsPerAddress, "STATECAST_MAX_NEW_ROOMS_PER_ADDRESS", for: "--max-new-rooms-per-address",
+      must: ("0 or more", { $0 >= 0 }))
+    {
+      server.maxNewRoomsPerAddress = count
     }
     if let seconds = try environment.value(
       sessionSaveInterval, "STATECAST_SESSION_SAVE_INTERVAL", for: "--session-save-interval", must: positive)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StatecastServer
+import StatecastStorage
 
 /// Where the demo listens and what it serves: the flags of `statecast-demo --help`'s
 /// "Server" section, each with its `STATECAST_…` environment variable.
@@ -19,7 +20,8 @@ struct ServerOptions: ParsableArguments {
   @Option(
     name: .customLong("data"),
     help: ArgumentHelp(
-      "Where the demos save data (default $TMPDIR/statecast-demo; env STATECAST_DATA).", valueName: "dir"))
+      "Where the demos save data, a folder of this user's alone, mode 0700 (default $STATE_DIRECTORY, else $XDG_STATE_HOME/statecast-demo, else ~/.local/state/statecast-demo; env STATECAST_DATA).",
+      valueName: "dir"))
   var dataDirectory: String?
 
   @Option(
@@ -37,19 +39,42 @@ struct ServerOptions: ParsableArguments {
 
   /// The cookie secret: `--secret`, else `STATECAST_SECRET`, else the one generated into
   /// the data directory on first start (kept, so that sign-ins survive a restart).
+  ///
+  /// The file is created with mode 0600 and `O_EXCL|O_NOFOLLOW`; an existing one is used
+  /// only if this user owns it and no other can write it: whoever can write the secret
+  /// can sign any identity.
   func cookieSecret(environment: Environment, dataDirectory: URL) throws -> [UInt8] {
     if let text: String = try environment.value(
       secret, "STATECAST_SECRET", for: "--secret", must: ("32 characters or more", { $0.utf8.count >= 32 }))
     {
       return Array(text.utf8)
     }
-    let file = dataDirectory.appendingPathComponent("secret")
-    if let stored = try? Data(contentsOf: file), stored.count >= 32 { return Array(stored) }
-    try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+    let file = dataDirectory.appendingPathComponent("secret").path
+    try OwnerOnlyFiles.prepareDirectory(dataDirectory.path)
     let generated = ViewerCookie.generateSecret()
-    FileManager.default.createFile(
-      atPath: file.path, contents: Data(generated), attributes: [.posixPermissions: 0o600])
-    return generated
+    if try OwnerOnlyFiles.create(file, contents: generated) { return generated }
+    let stored = try OwnerOnlyFiles.read(file)
+    guard stored.count >= 32 else {
+      throw OwnerOnlyFiles.Refusal(
+        path: file, reason: "shorter than 32 bytes: delete it to generate a new one")
+    }
+    return stored
+  }
+
+  @Option(
+    help: ArgumentHelp(
+      "A retired --secret whose sign-ins are still accepted until they expire (30 days); repeatable (env STATECAST_PREVIOUS_SECRET, comma-separated).",
+      valueName: "text"))
+  var previousSecret: [String] = []
+
+  /// The retired secrets: rotating the secret signs new cookies with the new one and
+  /// keeps these readable, so nobody is signed out; removing one revokes its cookies.
+  func previousCookieSecrets(environment: Environment) throws -> [[UInt8]] {
+    let secrets = environment.values(previousSecret, "STATECAST_PREVIOUS_SECRET")
+    for secret in secrets where secret.utf8.count < 32 {
+      throw ValidationError("--previous-secret must be 32 characters or more")
+    }
+    return secrets.map { Array($0.utf8) }
   }
 
   @Option(
@@ -85,6 +110,18 @@ struct ServerOptions: ParsableArguments {
       valueName: "origin"))
   var allowOrigin: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Also answer requests naming this host (against DNS rebinding; loopback names and IP addresses always work); repeatable (env STATECAST_ALLOW_HOST, comma-separated).",
+      valueName: "name"))
+  var allowHost: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Also answer GET /metrics from this peer address, * for any (default 127.0.0.1 and ::1); repeatable (env STATECAST_METRICS_ALLOW, comma-separated).",
+      valueName: "address"))
+  var metricsAllow: [String] = []
+
   @Flag(
     inversion: .prefixedNo, help: "Serve /echo, a plain WebSocket echo (default off; env STATECAST_ECHO).")
   var echo: Bool?
@@ -93,6 +130,7 @@ struct ServerOptions: ParsableArguments {
     var scratch = ServerConfiguration()
     _ = try apply(to: &scratch, environment: Environment())
     _ = try postgresURL(environment: Environment())
+    _ = try previousCookieSecrets(environment: Environment())
   }
 
   /// Sets the configuration's fields from the flags, else the environment; returns the
@@ -106,6 +144,8 @@ struct ServerOptions: ParsableArguments {
     server.publicDirectory =
       try environment.value(publicDirectory, "STATECAST_PUBLIC", for: "--public") ?? server.publicDirectory
     server.allowedOrigins = environment.values(allowOrigin, "STATECAST_ALLOW_ORIGIN")
+    server.allowedHosts = environment.values(allowHost, "STATECAST_ALLOW_HOST")
+    server.metricsAllowedAddresses += environment.values(metricsAllow, "STATECAST_METRICS_ALLOW")
     server.echo = try environment.switchValue(echo, "STATECAST_ECHO", for: "--echo") ?? server.echo
 
     let certificate: String? = try environment.value(tlsCert, "STATECAST_TLS_CERT", for: "--tls-cert")
@@ -124,7 +164,21 @@ struct ServerOptions: ParsableArguments {
     }
 
     let data: String? = try environment.value(dataDirectory, "STATECAST_DATA", for: "--data")
-    return data.map { URL(fileURLWithPath: $0) }
-      ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("statecast-demo")
+    return data.map { URL(fileURLWithPath: $0) } ?? Self.defaultDataDirectory(environment)
+  }
+
+  /// Where data lives when no folder is named: the service's own state directory
+  /// (systemd's `StateDirectory=`), else the user's (XDG), never the shared temporary
+  /// directory, where another account could create the folder first.
+  static func defaultDataDirectory(_ environment: Environment) -> URL {
+    if let state = environment.variables["STATE_DIRECTORY"], !state.isEmpty {
+      // systemd lists several directories separated by ":" when several are configured.
+      return URL(fileURLWithPath: String(state.split(separator: ":")[0]))
+    }
+    if let xdg = environment.variables["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+      return URL(fileURLWithPath: xdg).appendingPathComponent("statecast-demo")
+    }
+    let home = environment.variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return URL(fileURLWithPath: home).appendingPathComponent(".local/state/statecast-demo")
   }
 }

@@ -65,18 +65,32 @@ struct StatecastDemo: AsyncParsableCommand {
 
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host
+    let secret: [UInt8]
+    do {
+      try OwnerOnlyFiles.prepareDirectory(dataDirectory.path)
+      secret = try server.cookieSecret(environment: environment, dataDirectory: dataDirectory)
+    } catch let refusal as OwnerOnlyFiles.Refusal {
+      FileHandle.standardError.write(Data("statecast-demo: --data: \(refusal)\n".utf8))
+      throw ExitCode.failure
+    }
     let cookies = ViewerCookie(
-      secret: try server.cookieSecret(environment: environment, dataDirectory: dataDirectory))
+      secret: secret, previousSecrets: try server.previousCookieSecrets(environment: environment))
+    let secure = configuration.tls != nil
+    let cookieName = ViewerCookie.name(secure: secure)
     // Who opens a socket: the viewer of a signed-in visitor's cookie, a guest without
-    // one; an altered cookie is refused before any WebSocket exists.
+    // one. A cookie that fails verification (altered, expired, of a retired secret), or
+    // a name carried twice (one planted beside the real one), makes a guest too, and is
+    // cleared, so that its holder can sign in again.
     configuration.authenticate = { request in
-      guard let value = request.cookie(named: ViewerCookie.name) else { return .guest }
-      guard let viewer = cookies.viewer(from: value) else {
-        return .refused(
-          status: 403, reason: "the sign-in cookie was not signed by this server: sign in again")
+      let values = request.cookies(named: cookieName)
+      guard !values.isEmpty else { return .guest }
+      guard values.count == 1, let viewer = cookies.viewer(from: values[0]) else {
+        return .guestClearingCookie(named: cookieName)
       }
       return .viewer(viewer)
     }
+    let handoff = CookieHandoff()
+    configuration.cookieHandoff = handoff
     // Durable rooms and saved sessions live in one SQLite file in the data directory, or
     // in PostgreSQL, shared by every process given the same database.
     let storage: any StateStorage
@@ -106,7 +120,9 @@ struct StatecastDemo: AsyncParsableCommand {
     }
     let server = StatecastServer(
       configuration: configuration,
-      routes: demoRoutes(dataDirectory: dataDirectory, cookies: cookies),
+      routes: demoRoutes(
+        dataDirectory: dataDirectory,
+        issuer: Account.Issuer(cookies: cookies, handoff: handoff, secure: secure)),
       storage: storage,
       cluster: backplane,
       // With PostgreSQL the server answers /healthz at once, and takes WebSockets (and

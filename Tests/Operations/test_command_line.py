@@ -18,15 +18,20 @@ OPTIONS = {
     "--port": "STATECAST_PORT",
     "--public": "STATECAST_PUBLIC",
     "--data": "STATECAST_DATA",
+    "--previous-secret": "STATECAST_PREVIOUS_SECRET",
     "--tls-cert": "STATECAST_TLS_CERT",
     "--tls-key": "STATECAST_TLS_KEY",
     "--allow-origin": "STATECAST_ALLOW_ORIGIN",
+    "--allow-host": "STATECAST_ALLOW_HOST",
+    "--metrics-allow": "STATECAST_METRICS_ALLOW",
     "--echo": "STATECAST_ECHO",
     "--max-message-size": "STATECAST_MAX_MESSAGE_SIZE",
     "--ping-interval": "STATECAST_PING_INTERVAL",
     "--idle-timeout": "STATECAST_IDLE_TIMEOUT",
     "--session-grace": "STATECAST_SESSION_GRACE",
     "--action-burst": "STATECAST_ACTION_BURST",
+    "--max-new-rooms-per-viewer": "STATECAST_MAX_NEW_ROOMS_PER_VIEWER",
+    "--max-new-rooms-per-address": "STATECAST_MAX_NEW_ROOMS_PER_ADDRESS",
     "--actions-per-second": "STATECAST_ACTIONS_PER_SECOND",
     "--log-level": "STATECAST_LOG_LEVEL",
     "--log-format": "STATECAST_LOG_FORMAT",
@@ -47,14 +52,15 @@ def run(*flags, **variables):
 
 
 class Demo:
-    """A demo process with stdout and stderr kept apart; stopped with SIGTERM."""
+    """A demo process with stdout and stderr kept apart; stopped with SIGTERM. A variable
+    given as None is left out of its environment."""
 
     def __init__(self, *flags, **variables):
         self.data = tempfile.TemporaryDirectory(prefix="statecast-test-")
         defaults = {"STATECAST_PUBLIC": str(ROOT / "Public"), "STATECAST_DATA": self.data.name}
         self.process = subprocess.Popen(
             [str(demo_binary()), *flags],
-            env=clean_environment(**{**defaults, **variables}),
+            env={k: v for k, v in clean_environment(**{**defaults, **variables}).items() if v is not None},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -12,10 +12,10 @@ SUBPROTOCOL = "statecast.v1"
 
 
 class Client:
-    def __init__(self, url: str, *, origin=None, subprotocols=(SUBPROTOCOL,), hello=True, headers=None):
+    def __init__(self, url: str, *, origin=None, subprotocols=(SUBPROTOCOL,), hello=True, headers=None, ssl=None):
         self.ws = connect(
             url, subprotocols=list(subprotocols) or None, origin=origin, max_size=None, open_timeout=10,
-            additional_headers=headers,
+            additional_headers=headers, **({"ssl": ssl} if ssl is not None else {}),
         )
         self.timeout = 10  # seconds a message may take to arrive
         self.refs = itertools.count(1)

@@ -137,6 +137,18 @@ def test_unknown_topic_and_not_joined(server):
     assert reply["error"]["code"] == "not_joined"
 
 
+def test_a_topic_name_that_is_too_long_or_disguised_is_refused(server):
+    client = Client(server.ws_url)
+    for topic in ["counter/" + "a" * 1_000, "counter/" + "b" * 193, "counter/a\u202eb", "counter/a\u200bb", "counter/a\nb"]:
+        reply, _ = client.join(topic)
+        assert reply["status"] == "error" and reply["error"]["code"] == "bad_message", (topic, reply)
+        assert topic not in client.states
+    reply, _ = client.join("counter/" + "c" * 192)  # 200 bytes: the longest name
+    assert reply["status"] == "ok"
+    reply, _ = client.join("counter/équipe-42")
+    assert reply["status"] == "ok"
+
+
 @pytest.mark.parametrize("action", [None, "increment", {"nope": {}}, {"removeFavoritePrime": {"prime": "seven"}}, 3, []])
 def test_bad_actions_are_refused_and_change_no_state(server, action):
     client = Client(server.ws_url)

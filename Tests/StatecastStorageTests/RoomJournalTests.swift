@@ -7,16 +7,23 @@ import Testing
 @testable import StatecastStorage
 
 @Suite(.timeLimit(.minutes(1))) struct RoomJournalTests {
-  @Test func aNewRoomStartsAtRevisionZeroWithItsInitialState() async throws {
+  @Test func aNewRoomStartsAtRevisionZeroAndIsStoredAtItsFirstChange() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let storage = try SQLiteStorage(directory: directory.url)
     let journal = try await RoomJournal.open(room: "board/1", in: storage, initialState: Board(title: "New"))
     #expect(journal.restoredState == Board(title: "New"))
     #expect(journal.revision == 0)
+    // Opening (a join) writes nothing; a commit that changes nothing neither.
+    #expect(try await storage.loadRoom("board/1") == nil)
+    let store = Store(initialState: journal.restoredState, reducer: boardReducer, commit: journal.commit)
+    try await store.send(.viewed).committed()
+    #expect(try await storage.loadRoom("board/1") == nil)
+    try await store.send(.added("milk")).committed()
     let stored = try #require(try await storage.loadRoom("board/1"))
-    #expect(stored.revision == 0)
-    #expect(stored.state == (try JSONValueEncoder().encode(Board(title: "New"))))
+    #expect(stored.revision == 1)
+    #expect(journal.revision == 1)
+    #expect(stored.state == (try JSONValueEncoder().encode(await store.state)))
   }
 
   @Test func everyCommittedActionIsJournaledAndARestartRestoresItAndItsRevision() async throws {
@@ -57,7 +64,11 @@ import Testing
       db in
       (
         try Int64.fetchOne(db, sql: "SELECT snapshotRevision FROM room WHERE id = 'r'"),
-        try Int64.fetchAll(db, sql: "SELECT revision FROM journal WHERE room = 'r' ORDER BY revision")
+        try Int64.fetchAll(
+          db,
+          sql:
+            "SELECT revision FROM journal WHERE roomKey = (SELECT key FROM room WHERE id = 'r') ORDER BY revision"
+        )
       )
     }
     #expect(snapshotRevision == 10)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StatecastTransport
@@ -52,6 +53,63 @@ struct StaticFileTests {
     await fixture.stop()
     #expect(response.status == 404)
     #expect(!response.text.contains("secret"))
+  }
+
+  @Test(arguments: [
+    "/.env", "/%2eenv", "/nested/.git/config", "/nested/%2Egit/config", "/.well-known/../.env",
+  ])
+  func dotfilesAnswer404(path: String) async throws {
+    let fixture = try TransportFixture.start()
+    let get = try httpGet(port: fixture.port, path: path)
+    let head = try httpGet(port: fixture.port, path: path, method: "HEAD")
+    await fixture.stop()
+    #expect(get.status == 404)
+    #expect(head.status == 404)
+    #expect(!get.text.contains("secret") && !get.text.contains("SECRET"))
+  }
+
+  @Test func theWellKnownFolderIsServed() async throws {
+    let fixture = try TransportFixture.start()
+    let response = try httpGet(port: fixture.port, path: "/.well-known/security.txt")
+    await fixture.stop()
+    #expect(response.status == 200)
+    #expect(response.text == TransportFixture.files[".well-known/security.txt"])
+  }
+
+  @Test func symlinksOutOfThePublicDirectoryAnswer404() async throws {
+    let fixture = try TransportFixture.start()
+    let files = FileManager.default
+    let outside = fixture.root.appendingPathComponent("outside")
+    try files.createDirectory(at: outside, withIntermediateDirectories: true)
+    try "secret index".write(
+      to: outside.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+    let publicDirectory = fixture.publicDirectory
+    // A link to a folder outside, to a file outside, and a folder whose index links out.
+    try files.createSymbolicLink(
+      at: publicDirectory.appendingPathComponent("etc"), withDestinationURL: fixture.root)
+    try files.createSymbolicLink(
+      at: publicDirectory.appendingPathComponent("secret.txt"),
+      withDestinationURL: fixture.root.appendingPathComponent("secret.txt"))
+    try files.createDirectory(
+      at: publicDirectory.appendingPathComponent("linked"), withIntermediateDirectories: true)
+    try files.createSymbolicLink(
+      at: publicDirectory.appendingPathComponent("linked/index.html"),
+      withDestinationURL: outside.appendingPathComponent("index.html"))
+    // A link that stays inside is served.
+    try files.createSymbolicLink(
+      at: publicDirectory.appendingPathComponent("alias.js"),
+      withDestinationURL: publicDirectory.appendingPathComponent("app.js"))
+    let refused = try ["/etc/secret.txt", "/secret.txt", "/linked/", "/etc/outside/index.html"].map {
+      try httpGet(port: fixture.port, path: $0)
+    }
+    let alias = try httpGet(port: fixture.port, path: "/alias.js")
+    await fixture.stop()
+    for response in refused {
+      #expect(response.status == 404)
+      #expect(!response.text.contains("secret"))
+    }
+    #expect(alias.status == 200)
+    #expect(alias.text == TransportFixture.files["app.js"])
   }
 
   @Test(arguments: ["/music", "/music/", "/music/artist/42", "/music/artist/42?song=7"])

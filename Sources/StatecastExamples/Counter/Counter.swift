@@ -40,9 +40,16 @@ public enum Counter: Feature {
     public var favoritePrimes: [Int]
     /// True until the saved favourites have been read (or failed to be); favourites
     /// cannot be edited meanwhile, so an early edit never overwrites the saved list.
-    public var isLoadingFavorites: Bool
+    /// Not stored: every store loads the favourites again, so a stored room always
+    /// starts loading, and the load finishing is no change to store (a room that was
+    /// only joined is not written).
+    public var isLoadingFavorites = true
     /// Why the favourites could not be loaded or saved, until the next edit.
     public var favoritesError: String?
+
+    private enum CodingKeys: String, CodingKey {
+      case count, nthPrime, favoritePrimes, favoritesError
+    }
 
     public init(
       count: Int = 0,

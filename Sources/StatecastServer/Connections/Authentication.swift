@@ -16,6 +16,12 @@ public enum Authentication: Sendable {
   case viewer(Viewer)
   /// The socket's session belongs to a guest with a generated id and name.
   case guest
+  /// A guest, as ``guest``, and the upgrade's response deletes the cookie `name` at every
+  /// path a browser could send it to `/ws` from (`/` and `/ws`). For a cookie that does
+  /// not verify (altered, planted by another site of the host, signed with a retired
+  /// secret): refusing the upgrade would lock its holder out, the sign-in page included,
+  /// while a guest can always sign in again, and nobody gains an identity.
+  case guestClearingCookie(named: String)
   /// The upgrade is answered with HTTP `status` (401 or 403; anything else becomes 403)
   /// and `reason` as a short text body; no WebSocket is opened.
   case refused(status: Int, reason: String)
@@ -38,6 +44,10 @@ public struct UpgradeRequestInfo: Sendable {
   public func header(_ name: String) -> String? { headers.header(name) }
   /// The value of the cookie `name`, or `nil` when the request does not carry it.
   public func cookie(named name: String) -> String? { headers.cookie(named: name) }
+  /// Every value of the cookie `name`. More than one means a cookie of that name was
+  /// planted beside the real one (by another site of the host, at a longer path, which
+  /// a browser sends first): none can be trusted.
+  public func cookies(named name: String) -> [String] { headers.cookies(named: name) }
 
   public init(path: String, peerAddress: String = "", headers: [String: String] = [:]) {
     self.headers = UpgradeHeaders(path: path, peerAddress: peerAddress, fields: headers)
@@ -49,14 +59,22 @@ public struct UpgradeRequestInfo: Sendable {
 }
 
 extension Authentication {
-  /// The transport's upgrade check for a server authenticator.
-  static func upgradeCheck(_ authenticate: @escaping @Sendable (UpgradeRequestInfo) -> Authentication)
-    -> UpgradeCheck
-  {
+  /// The transport's upgrade check for a server authenticator; `secure` when the server
+  /// speaks TLS (a cleared cookie then carries `Secure`, as one it replaces must).
+  static func upgradeCheck(
+    _ authenticate: @escaping @Sendable (UpgradeRequestInfo) -> Authentication, secure: Bool
+  ) -> UpgradeCheck {
     { headers in
       switch authenticate(UpgradeRequestInfo(headers)) {
       case .viewer(let viewer): .accept(identity: viewer)
       case .guest: .accept(identity: nil)
+      case .guestClearingCookie(let name):
+        .accept(
+          identity: nil,
+          responseHeaders: ["/", "/ws"].map { path in
+            "Set-Cookie: \(name)=; Path=\(path); Max-Age=0; HttpOnly; SameSite=Lax"
+              + (secure ? "; Secure" : "")
+          })
       case .refused(let status, let reason): .refuse(status: status, reason: reason)
       }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Statecast
 import StatecastJSON
 
 /// One WebSocket: its message loop, the four client messages, and the limits that apply
@@ -40,6 +41,9 @@ final class Connection: @unchecked Sendable {
   private var heldReplies: [OutboundFrame] = []
   private var heldBytes = 0
 
+  /// The peer's IP address (empty if unknown), for the new-room quota.
+  let address: String
+
   // Owned by the message loop.
   private var hasReceived = false
   private var isClosing = false
@@ -48,9 +52,10 @@ final class Connection: @unchecked Sendable {
 
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
-    sessions: SessionRegistry, topics: TopicRegistry
+    sessions: SessionRegistry, topics: TopicRegistry, address: String = ""
   ) {
     self.id = id
+    self.address = address
     self.currentSession = session
     self.configuration = configuration
     self.sink = sink
@@ -151,13 +156,13 @@ final class Connection: @unchecked Sendable {
     case .join(let topic, let params):
       try spendAllowance()
       try await topics.join(
-        topic, params: params, session: session.id, viewer: session.viewer, connection: id)
+        topic, params: params, session: session.id, viewer: session.viewer, connection: id, address: address)
       await sessions.topicsDidChange(of: session)
       return []
 
     case .action(let topic, let action):
       try spendAllowance()
-      try await topics.perform(action, on: topic, from: session.id)
+      try await topics.perform(action, on: topic, from: session.id, creator: (session.viewer.id, address))
       return []
 
     case .leave(let topic):

@@ -36,14 +36,19 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
     transportOpened(id, identity: nil)
   }
 
-  /// Service thread: a socket finished its upgrade. It gets a fresh session for the
-  /// viewer the authenticator named (a guest otherwise) and `hello`.
+  /// Service thread: a socket finished its upgrade, its address unknown.
   func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
+    transportOpened(id, identity: identity, address: "")
+  }
+
+  /// Service thread: a socket finished its upgrade, from the peer `address`. It gets a
+  /// fresh session for the viewer the authenticator named (a guest otherwise) and `hello`.
+  func transportOpened(_ id: ConnectionID, identity: (any Sendable)?, address: String) {
     let session = sessions.open(on: id, viewer: identity as? Viewer ?? .guest())
     let replies: any FrameSink = metrics.map { CountingSink(base: sink, metrics: $0) } ?? sink
     let connection = Connection(
       id: id, session: session, configuration: configuration, sink: replies, sessions: sessions,
-      topics: topics)
+      topics: topics, address: address)
     lock.withLock { connections[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
     Task {

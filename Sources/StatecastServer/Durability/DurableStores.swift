@@ -40,7 +40,8 @@ enum DurableStores {
         defer { metrics?.committed(ContinuousClock.now - started) }
         try await journal.commit(commit)
       })
-    return OpenedStore(store: store, revision: restoredRevisionBase(), isRestored: true)
+    return OpenedStore(
+      store: store, revision: restoredRevisionBase(), isRestored: true, isNewRoom: { !journal.isStored })
   }
 
   private static func openJournal<F: DurableFeature>(

@@ -64,6 +64,9 @@ enum ClientMessage: Sendable {
       guard case .string(let topic)? = fields["topic"] else {
         return .failure(ProtocolError(.badMessage, "join needs a string \"topic\""))
       }
+      if let problem = TopicName.problem(with: topic) {
+        return .failure(ProtocolError(.badMessage, problem))
+      }
       let params = fields["params"] ?? .object(JSONObject())
       switch params {
       case .object: return .success(.join(topic: topic, params: params))

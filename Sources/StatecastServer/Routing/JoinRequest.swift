@@ -14,6 +14,9 @@ public struct JoinRequest: Sendable {
   /// Who is joining: the viewer the server's authenticator gave the browser's socket,
   /// or a guest.
   public let viewer: Viewer
+  /// The joining socket's peer IP address, or empty when not known (a session restored
+  /// after a restart, a member on another process).
+  public var address = ""
 
   public init(topic: String, parameters: [String: String], params: JSON, session: String, viewer: Viewer) {
     self.topic = topic

@@ -49,7 +49,7 @@ struct TopicRoute: Sendable {
         showsPresence: sharing == .shared,
         canSend: { request, action, json in screen(request, json) && canSend(request, action) },
         sink: context.sink, revision: opened.revision, historyStartsKnown: !opened.isRestored,
-        saveState: opened.saveState, logger: context.logger)
+        saveState: opened.saveState, isNewRoom: opened.isNewRoom, logger: context.logger)
     }
   }
 

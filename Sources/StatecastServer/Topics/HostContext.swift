@@ -33,4 +33,6 @@ struct OpenedStore<State: Sendable, Action: Sendable>: Sendable {
   var isRestored = false
   /// For per-tab stores of durable routes: the state as JSON, saved with the session.
   var saveState: (@Sendable (State) -> JSON?)?
+  /// For a durable room: whether it is not stored yet (its first change creates it).
+  var isNewRoom: (@Sendable () -> Bool)?
 }

@@ -54,6 +54,7 @@ final class StoreHost<
   private let canSend: @Sendable (JoinRequest, ClientAction, JSON) -> Bool
   private let sink: any FrameSink
   private let saveState: (@Sendable (State) -> JSON?)?
+  private let isNewRoom: (@Sendable () -> Bool)?
   private let initialRevision: Int
   private let historyStartsKnown: Bool
   private let logger: Logger
@@ -69,7 +70,13 @@ final class StoreHost<
   private var presence: JSON = .array([])
   private var joins = 0
   private var metaUpdates = 0
+  /// When a `meta` change was last published, and whether a publish is scheduled for
+  /// the end of the interval (``Presence/publishInterval``).
+  private var lastMetaPublish: ContinuousClock.Instant?
+  private var metaPublishScheduled = false
   private var isClosed = false
+  /// Whether a first change of this new room has been counted against a quota.
+  private var newRoomClaimed = false
   /// Closing the store (cancelling its effects, finishing a durable store's commits),
   /// once started; awaited by whoever needs the store gone (see ``waitUntilClosed()``).
   private var closing: Task<Void, Never>?
@@ -96,6 +103,7 @@ final class StoreHost<
     revision: Int = 0,
     historyStartsKnown: Bool = true,
     saveState: (@Sendable (State) -> JSON?)? = nil,
+    isNewRoom: (@Sendable () -> Bool)? = nil,
     logger: Logger = Logger(label: LogSubsystem.stores.label)
   ) async {
     self.topic = topic
@@ -108,6 +116,7 @@ final class StoreHost<
     self.sink = sink
     self.logger = logger
     self.saveState = saveState
+    self.isNewRoom = isNewRoom
     self.initialRevision = revision
     self.historyStartsKnown = historyStartsKnown
     if !viewDependsOnViewer {
@@ -312,6 +321,19 @@ final class StoreHost<
     }
   }
 
+  func claimsNewRoom() -> Bool {
+    guard let isNewRoom, isNewRoom() else { return false }
+    return lock.withLock {
+      guard !newRoomClaimed else { return false }
+      newRoomClaimed = true
+      return true
+    }
+  }
+
+  func unclaimNewRoom() {
+    lock.withLock { newRoomClaimed = false }
+  }
+
   func savedStateVersion() -> Int? {
     lock.withLock { saveState == nil ? nil : stateChanges }
   }
@@ -323,10 +345,42 @@ final class StoreHost<
       metaUpdates += 1
       members[session]?.meta = meta
       members[session]?.metaSequence = metaUpdates
-      presenceDidChange(excluding: nil)
+      publishMetaChange()
       return nil
     }
     if let refusal { throw refusal }
+  }
+
+  /// Publishes a `meta` change now if none was published within the interval; else
+  /// once the interval is over, together with every change made meanwhile (a member
+  /// sending presence as fast as it can costs the others ten patches a second, not one
+  /// per message). Call with `lock` held.
+  private func publishMetaChange() {
+    guard !metaPublishScheduled else { return }
+    let now = ContinuousClock.now
+    if let last = lastMetaPublish, now - last < Presence.publishInterval {
+      metaPublishScheduled = true
+      let wait = Presence.publishInterval - (now - last)
+      // Unowned by the store's task group on purpose: it only takes the lock once, and
+      // finds the topic closed if it has gone meanwhile.
+      Task { [weak self] in
+        try? await Task.sleep(for: wait)
+        self?.publishScheduledMeta()
+      }
+      return
+    }
+    lastMetaPublish = now
+    presenceDidChange(excluding: nil)
+  }
+
+  private func publishScheduledMeta() {
+    lock.withLock {
+      guard metaPublishScheduled else { return }
+      metaPublishScheduled = false
+      guard !isClosed else { return }
+      lastMetaPublish = ContinuousClock.now
+      presenceDidChange(excluding: nil)
+    }
   }
 
   func isBehind(_ session: String) -> Bool {
@@ -338,7 +392,9 @@ final class StoreHost<
   private func presenceDidChange(excluding excluded: String?) {
     guard showsPresence else { return }
     let updated = Presence.entries(
-      members.values.map { ($0.viewer, $0.connection != nil, $0.meta, $0.metaSequence, $0.joinOrder) })
+      members.values.map {
+        ($0.viewer, $0.connection != nil, $0.meta, $0.metaSequence, $0.joinOrder, $0.request.address)
+      })
     let patch = JSONPatch.diff(from: presence, to: updated)
     presence = updated
     guard !patch.isEmpty else { return }

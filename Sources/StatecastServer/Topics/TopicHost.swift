@@ -21,6 +21,11 @@ protocol TopicHost: AnyObject, Sendable {
   /// Sets what the member publishes about itself (an object, already bounded in size)
   /// and shows it to every member under `/presence`.
   func setPresence(_ meta: JSON, from session: String) throws(ProtocolError)
+  /// `true` once, for the first action sent to a durable room that is not stored yet:
+  /// that action may create it, and counts against a ``NewRoomQuota``.
+  func claimsNewRoom() -> Bool
+  /// Gives the claim back, when the quota refused the action it was for.
+  func unclaimNewRoom()
   /// The `params` the member joined with (saved with its session).
   func joinParams(of session: String) -> JSON?
   /// For a per-tab store of a durable route: its state as JSON and its revision, to be
@@ -52,4 +57,10 @@ protocol TopicHost: AnyObject, Sendable {
   /// Returns once a closing store is closed (its effects ended, a durable store's
   /// commits finished), at once if it is not closing.
   func waitUntilClosed() async
+}
+
+extension TopicHost {
+  /// Not a room that a first change creates (per-tab topics, rooms of other processes).
+  func claimsNewRoom() -> Bool { false }
+  func unclaimNewRoom() {}
 }

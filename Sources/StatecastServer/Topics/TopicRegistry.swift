@@ -32,6 +32,8 @@ final class TopicRegistry: @unchecked Sendable {
   /// This process in a cluster sharing rooms (`nil` when it runs alone): a room is then
   /// a ``ClusterRoomHost``, run here or followed from its owner.
   private let cluster: ClusterNode?
+  /// How many new durable rooms a viewer and an address may create; `nil` for no limit.
+  private let newRoomQuota: NewRoomQuota?
 
   private let lock = NSLock()
   private var rooms: [String: Room] = [:]
@@ -45,8 +47,10 @@ final class TopicRegistry: @unchecked Sendable {
     storeLogger: Logger = Logger(label: LogSubsystem.stores.label),
     storage: (any StateStorage)? = nil,
     metrics: ServerMetrics? = nil,
-    cluster: ClusterNode? = nil
+    cluster: ClusterNode? = nil,
+    newRoomQuota: NewRoomQuota? = nil
   ) {
+    self.newRoomQuota = newRoomQuota
     self.metrics = metrics
     self.cluster = cluster
     self.routes = routes
@@ -65,13 +69,14 @@ final class TopicRegistry: @unchecked Sendable {
   /// after a restart.
   func join(
     _ topic: String, params: JSON, session: String, viewer: Viewer, connection: ConnectionID,
-    restoring: (state: JSON, revision: Int)? = nil
+    address: String = "", restoring: (state: JSON, revision: Int)? = nil
   ) async throws(ProtocolError) {
     guard let (route, parameters) = route(for: topic) else {
       throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
     }
-    let request = JoinRequest(
+    var request = JoinRequest(
       topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+    request.address = address
     guard route.canJoin(request) else {
       throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
     }
@@ -103,10 +108,21 @@ final class TopicRegistry: @unchecked Sendable {
     lock.withLock { joined[session, default: [:]][topic] = host }
   }
 
-  /// `action`: hands the action to the topic the session joined.
-  func perform(_ action: JSON, on topic: String, from session: String) async throws(ProtocolError) {
+  /// `action`: hands the action to the topic the session joined. The first action to a
+  /// durable room not stored yet counts against the new-room quota of `creator` (a
+  /// viewer id and a peer address), if the server has one.
+  func perform(
+    _ action: JSON, on topic: String, from session: String, creator: (viewer: String, address: String)? = nil
+  ) async throws(ProtocolError) {
     guard let host = host(topic, of: session) else {
       throw ProtocolError(.notJoined, "not joined to \(topic)")
+    }
+    if let newRoomQuota, let creator, host.claimsNewRoom(),
+      !newRoomQuota.admit(viewer: creator.viewer, address: creator.address)
+    {
+      host.unclaimNewRoom()
+      throw ProtocolError(
+        .rateLimited, "too many new rooms from you: change a room that exists, or try later")
     }
     guard let metrics else { return try await host.perform(action, from: session) }
     let started = ContinuousClock.now

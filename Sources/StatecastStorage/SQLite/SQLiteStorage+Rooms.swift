@@ -10,9 +10,10 @@ extension SQLiteStorage {
           return nil
         }
         let snapshotRevision: Int64 = room["snapshotRevision"]
+        let key: Int64 = room["key"]
         let journal = try Row.fetchAll(
-          db, sql: "SELECT revision, patch FROM journal WHERE room = ? AND revision > ? ORDER BY revision",
-          arguments: [id, snapshotRevision]
+          db, sql: "SELECT revision, patch FROM journal WHERE roomKey = ? AND revision > ? ORDER BY revision",
+          arguments: [key, snapshotRevision]
         )
         return StoredRows(
           revision: room["revision"], snapshotRevision: snapshotRevision, snapshot: room["snapshot"],
@@ -67,12 +68,13 @@ extension SQLiteStorage {
             INSERT OR REPLACE INTO archivedSnapshot (room, revision, snapshot, archivedAt)
             SELECT id, revision, json_object('snapshot', json(CAST(snapshot AS TEXT)), 'snapshotRevision',
               snapshotRevision, 'journal', (SELECT json_group_array(json(CAST(patch AS TEXT))) FROM
-              (SELECT patch FROM journal WHERE room = ?1 ORDER BY revision))), ?2
+              (SELECT patch FROM journal WHERE roomKey = (SELECT key FROM room WHERE id = ?1) ORDER BY revision))), ?2
             FROM room WHERE id = ?1
             """,
           arguments: [id, time]
         )
-        try db.execute(sql: "DELETE FROM journal WHERE room = ?", arguments: [id])
+        try db.execute(
+          sql: "DELETE FROM journal WHERE roomKey = (SELECT key FROM room WHERE id = ?)", arguments: [id])
         try db.execute(
           sql: "UPDATE room SET revision = ?, snapshotRevision = ?, snapshot = ?, lastUsed = ? WHERE id = ?",
           arguments: [revision + 1, revision + 1, state.storedData, time, id]

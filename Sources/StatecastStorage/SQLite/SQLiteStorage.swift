@@ -36,13 +36,19 @@ public final class SQLiteStorage: StateStorage {
 
   /// Opens (creating it if needed) `statecast.sqlite` in `directory`, creating the
   /// directory too.
+  ///
+  /// The file holds session ids and every room's state: the directory is made (or
+  /// tightened to) mode 0700 and the file 0600, which SQLite gives its `-wal` and `-shm`
+  /// files too; a directory or file of another user is refused.
   public convenience init(directory: URL, options: Options = Options()) throws {
+    let path = directory.appending(path: "statecast.sqlite").path
     do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try OwnerOnlyFiles.prepareDirectory(directory.path)
+      if !options.readOnly { try OwnerOnlyFiles.prepareFile(path) }
     } catch {
       throw StorageError.cannotOpen(path: directory.path, reason: "\(error)")
     }
-    try self.init(path: directory.appending(path: "statecast.sqlite").path, options: options)
+    try self.init(path: path, options: options)
   }
 
   /// Opens (creating it if needed) the database file at `path`. Throws

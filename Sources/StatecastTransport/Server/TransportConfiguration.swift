@@ -89,13 +89,24 @@ package struct TransportConfiguration: Sendable {
     ("Content-Security-Policy", TransportConfiguration.defaultContentSecurityPolicy),
   ]
   /// The default `Content-Security-Policy`: scripts, styles, images and connections from
-  /// the page's own origin (inline scripts and styles allowed: the bundled pages use
-  /// them), WebSockets to any host (`connect-src 'self'` does not cover `ws:` in every
-  /// browser), no plugins, no framing by other sites.
+  /// the page's own origin (`'self'` covers WebSockets to the same host and port in
+  /// CSP Level 3 browsers), inline styles, no plugins, no framing by other sites. Inline
+  /// scripts are allowed by hash, added by the server at start (the pages' own).
   package static let defaultContentSecurityPolicy =
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
-    + "connect-src 'self' ws: wss:; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    + "connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
     + "frame-ancestors 'self'"
+  /// Host names (without port) the server answers besides loopback names and address
+  /// literals: the defence against DNS rebinding (see ``HostPolicy``). Empty: a server
+  /// listening on loopback only answers no other name, one listening beyond answers any;
+  /// `"*"` answers any.
+  package var allowedHosts: [String] = []
+  /// Peer addresses `GET /metrics` answers (others get 404): loopback by default, so
+  /// that a public port does not publish the server's numbers; `"*"` for any.
+  package var metricsAllowedAddresses = ["127.0.0.1", "::1"]
+  /// Paths answered by a function for a same-origin `POST` (see ``PostRoute``), such as
+  /// the handoff of a sign-in cookie.
+  package var postRoutes: [String: PostRoute] = [:]
   /// Serves `GET /metrics` with the body last published to it; `nil` answers 404 there.
   package var metrics: MetricsEndpoint?
 

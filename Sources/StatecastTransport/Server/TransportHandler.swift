@@ -13,6 +13,9 @@ package protocol TransportHandler: AnyObject, Sendable {
   /// ``TransportConfiguration/upgradeCheck`` accepted it with (`nil` without a check).
   /// The default implementation calls ``transportOpened(_:)``.
   func transportOpened(_ id: ConnectionID, identity: (any Sendable)?)
+  /// As ``transportOpened(_:identity:)``, with the peer's IP address (empty if unknown).
+  /// The default implementation calls ``transportOpened(_:identity:)``.
+  func transportOpened(_ id: ConnectionID, identity: (any Sendable)?, address: String)
   /// One whole text message: reassembled from its fragments, valid UTF-8, at most
   /// ``TransportConfiguration/maxMessageSize`` bytes.
   func transportReceived(_ id: ConnectionID, message: [UInt8])
@@ -33,5 +36,10 @@ extension TransportHandler {
   /// Calls ``transportOpened(_:)``, ignoring the identity. Service thread.
   package func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
     transportOpened(id)
+  }
+
+  /// Calls ``transportOpened(_:identity:)``, ignoring the address. Service thread.
+  package func transportOpened(_ id: ConnectionID, identity: (any Sendable)?, address: String) {
+    transportOpened(id, identity: identity)
   }
 }

@@ -32,26 +32,38 @@ package struct UpgradeHeaders: Sendable {
 
   /// The value of the cookie `name` in the `Cookie` header (the first if repeated).
   package func cookie(named name: String) -> String? {
-    guard let cookies = fields["cookie"] else { return nil }
-    for pair in cookies.split(separator: ";") {
+    cookies(named: name).first
+  }
+
+  /// Every value of the cookie `name`, in the order the request carries them. A browser
+  /// sends one per path and domain it holds the name for: more than one means another
+  /// site of the host may have planted one (cookies ignore ports), and none can be
+  /// told apart from the others.
+  package func cookies(named name: String) -> [String] {
+    guard let cookies = fields["cookie"] else { return [] }
+    var values: [String] = []
+    // Several `Cookie` headers arrive joined with ","; cookie values cannot hold one.
+    for pair in cookies.split(whereSeparator: { $0 == ";" || $0 == "," }) {
       let trimmed = pair.drop { $0 == " " || $0 == "\t" }
       guard let equals = trimmed.firstIndex(of: "=") else { continue }
       if trimmed[..<equals] == name {
         var value = trimmed[trimmed.index(after: equals)...]
         while value.last == " " || value.last == "\t" { value = value.dropLast() }
         if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-        return String(value)
+        values.append(String(value))
       }
     }
-    return nil
+    return values
   }
 }
 
 /// An upgrade check's answer: open the WebSocket with an identity the handler receives
 /// in ``TransportHandler/transportOpened(_:identity:)``, or refuse the upgrade.
 package enum UpgradeDecision: Sendable {
-  /// Open the WebSocket; `identity` is handed to the handler as it is.
-  case accept(identity: (any Sendable)?)
+  /// Open the WebSocket; `identity` is handed to the handler as it is. `responseHeaders`
+  /// (whole lines, `Set-Cookie: name=; Path=/; Max-Age=0`) are added to the `101`
+  /// response: a browser handles cookies set there as on any response.
+  case accept(identity: (any Sendable)?, responseHeaders: [String] = [])
   /// Answer HTTP `status` (401 or 403; anything else becomes 403) with `reason` as a
   /// short text body, before any WebSocket exists, and close.
   case refuse(status: Int, reason: String)

@@ -27,10 +27,13 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// The thread that runs the event loop; service-thread-only code checks it in debug builds.
   package let serviceThread = ServiceThread()
   let originPolicy: OriginPolicy
+  let hostPolicy: HostPolicy
   let counters = TransportCounters()
   /// App page prefixes, longest first, each with its file's absolute path.
   let appPages: [(prefix: String, path: String)]
   private let publicDirectory: String?
+  /// What the public directory refuses to serve (dotfiles, links out of it).
+  let publicFileRule: PublicFileRule?
 
   private enum Phase { case idle, running, stopping, stopped }
   private let lifecycleLock = NSLock()
@@ -54,10 +57,14 @@ package final class WebSocketTransport: @unchecked Sendable {
       serviceThread: serviceThread)
     service = ServiceSide(handler: handler, serviceThread: serviceThread)
     originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins, tls: configuration.tls != nil)
+    hostPolicy = HostPolicy(
+      allowedHosts: configuration.allowedHosts,
+      listensOnLoopbackOnly: HostPolicy.bindsLoopbackOnly(configuration.host))
     let directory = configuration.publicDirectory.map {
       URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path
     }
     publicDirectory = directory
+    publicFileRule = directory.map { PublicFileRule(root: $0) }
     appPages = configuration.appPages
       .map { prefix, file in
         let trimmed = prefix.count > 1 && prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix

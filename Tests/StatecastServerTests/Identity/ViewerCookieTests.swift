@@ -1,9 +1,11 @@
+import Foundation
 import Statecast
 import Testing
 
 @testable import StatecastServer
 
-/// Signed viewer cookies: what the server signed reads back; anything altered does not.
+/// Signed viewer cookies: what the server signed reads back until it expires; anything
+/// altered does not; a retired secret's cookies read back while it is listed.
 @Suite struct ViewerCookieTests {
   let cookies = ViewerCookie(secret: Array(repeating: 7, count: 32))
   let ada = Viewer(id: "v-ada", name: "Ada \"the\" Countess ✨")
@@ -17,7 +19,10 @@ import Testing
   @Test func anAlteredNameOrSignatureIsRefused() {
     let value = cookies.value(for: ada)
     let parts = value.split(separator: ".").map(String.init)
-    let forged = ViewerCookie.base64url(Array(#"{"id":"v-ada","name":"Mallory"}"#.utf8)) + "." + parts[1]
+    var claims = String(decoding: ViewerCookie.bytes(base64url: Substring(parts[0]))!, as: UTF8.self)
+    claims = claims.replacingOccurrences(of: "Ada \\\"the\\\" Countess ✨", with: "Mallory")
+    #expect(claims.contains("Mallory"))
+    let forged = ViewerCookie.base64url(Array(claims.utf8)) + "." + parts[1]
     #expect(cookies.viewer(from: forged) == nil)
     var signature = Array(parts[1])
     signature[0] = signature[0] == "A" ? "B" : "A"
@@ -34,4 +39,32 @@ import Testing
       #expect(cookies.viewer(from: value) == nil, "\(value)")
     }
   }
+
+  @Test func aCookieExpiresAfterItsLifetime() {
+    let clock = Clock(Date(timeIntervalSince1970: 1_000_000))
+    let cookies = ViewerCookie(
+      secret: Array(repeating: 7, count: 32), lifetime: .seconds(60), now: { clock.now })
+    let value = cookies.value(for: ada)
+    clock.now += 59
+    #expect(cookies.viewer(from: value) == ada)
+    clock.now += 1
+    #expect(cookies.viewer(from: value) == nil)
+  }
+
+  @Test func aRetiredSecretsCookiesReadBackWhileItIsListed() {
+    let retired = ViewerCookie(secret: Array(repeating: 8, count: 32))
+    let rotated = ViewerCookie(
+      secret: Array(repeating: 9, count: 32), previousSecrets: [Array(repeating: 8, count: 32)])
+    #expect(rotated.viewer(from: retired.value(for: ada)) == ada)
+    // New cookies are signed with the new secret, which the retired one does not know.
+    #expect(retired.viewer(from: rotated.value(for: ada)) == nil)
+    #expect(cookies.viewer(from: retired.value(for: ada)) == nil)
+  }
+}
+
+/// A settable time for cookies' expiry.
+private final class Clock: @unchecked Sendable {
+  // Sendable: set only by the test's own thread between calls.
+  var now: Date
+  init(_ now: Date) { self.now = now }
 }

@@ -22,6 +22,8 @@ import Testing
     #expect(!policy.accepts(origin: "http://127.0.0.1:8081", host: "127.0.0.1:8080"))
     #expect(!policy.accepts(origin: "http://evil.example", host: "127.0.0.1:8080"))
     #expect(!policy.accepts(origin: "https://example.com", host: "example.com"))
+    // The same host and port under another scheme is another origin.
+    #expect(!policy.accepts(origin: "https://127.0.0.1:8080", host: "127.0.0.1:8080"))
     #expect(!policy.accepts(origin: "null", host: "127.0.0.1:8080"))
     #expect(!policy.accepts(origin: "http://127.0.0.1:8080", host: nil))
     #expect(!policy.accepts(origin: "http://user@127.0.0.1:8080", host: "127.0.0.1:8080"))
@@ -40,5 +42,7 @@ import Testing
     let tls = OriginPolicy(allowedOrigins: [], tls: true)
     #expect(tls.accepts(origin: "https://example.com", host: "example.com"))
     #expect(!tls.accepts(origin: "http://example.com", host: "example.com"))
+    #expect(tls.accepts(origin: "https://example.com:8443", host: "example.com:8443"))
+    #expect(!tls.accepts(origin: "http://example.com:8443", host: "example.com:8443"))
   }
 }

@@ -29,6 +29,9 @@ struct TransportFixture {
     "site.webmanifest": "{\"name\":\"statecast\"}",
     "music.html": "<!doctype html><title>music</title>",
     "nested/page.html": "<p>nested</p>",
+    ".env": "SECRET=env",
+    "nested/.git/config": "secret git",
+    ".well-known/security.txt": "Contact: mailto:security@example.com",
   ]
 
   static func start(
@@ -37,8 +40,10 @@ struct TransportFixture {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "statecast-transport-\(UUID().uuidString)")
     let publicDirectory = root.appendingPathComponent("public")
-    try FileManager.default.createDirectory(
-      at: publicDirectory.appendingPathComponent("nested"), withIntermediateDirectories: true)
+    for folder in ["nested/.git", ".well-known"] {
+      try FileManager.default.createDirectory(
+        at: publicDirectory.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
     for (name, contents) in files {
       try contents.write(to: publicDirectory.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }

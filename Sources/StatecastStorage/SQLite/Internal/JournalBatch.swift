@@ -31,23 +31,24 @@ enum JournalBatch {
     now: Double
   ) throws -> StorageError? {
     let row = try Row.fetchOne(
-      db.cachedStatement(sql: "SELECT revision, snapshotRevision FROM room WHERE id = ?"),
+      db.cachedStatement(sql: "SELECT key, revision, snapshotRevision FROM room WHERE id = ?"),
       arguments: [entry.room]
     )
     guard let row, let revision: Int64 = row["revision"], revision == entry.revision - 1 else {
       return .revisionConflict(room: entry.room, expected: entry.revision, found: row?["revision"])
     }
     let snapshotRevision: Int64 = row["snapshotRevision"]
+    let key: Int64 = row["key"]
     if entry.revision - snapshotRevision >= snapshotInterval {
       try db.cachedStatement(
-        sql: "UPDATE room SET revision = ?, snapshotRevision = ?, snapshot = ?, lastUsed = ? WHERE id = ?"
-      ).execute(arguments: [entry.revision, entry.revision, entry.state.storedData, now, entry.room])
-      try db.cachedStatement(sql: "DELETE FROM journal WHERE room = ?").execute(arguments: [entry.room])
+        sql: "UPDATE room SET revision = ?, snapshotRevision = ?, snapshot = ?, lastUsed = ? WHERE key = ?"
+      ).execute(arguments: [entry.revision, entry.revision, entry.state.storedData, now, key])
+      try db.cachedStatement(sql: "DELETE FROM journal WHERE roomKey = ?").execute(arguments: [key])
     } else {
-      try db.cachedStatement(sql: "UPDATE room SET revision = ?, lastUsed = ? WHERE id = ?")
-        .execute(arguments: [entry.revision, now, entry.room])
-      try db.cachedStatement(sql: "INSERT INTO journal (room, revision, patch) VALUES (?, ?, ?)")
-        .execute(arguments: [entry.room, entry.revision, Data(entry.patch.serialized())])
+      try db.cachedStatement(sql: "UPDATE room SET revision = ?, lastUsed = ? WHERE key = ?")
+        .execute(arguments: [entry.revision, now, key])
+      try db.cachedStatement(sql: "INSERT INTO journal (roomKey, revision, patch) VALUES (?, ?, ?)")
+        .execute(arguments: [key, entry.revision, Data(entry.patch.serialized())])
     }
     return nil
   }

@@ -4,14 +4,54 @@ import GRDB
 /// file written by an older version is brought up to date when it is opened, and a
 /// file written by a newer version is refused rather than misread.
 ///
-/// - `room`: one row per room: its revision, its latest snapshot (state JSON) and the
-///   revision of that snapshot, and when it was last changed.
-/// - `journal`: the RFC 6902 patch of each revision after the snapshot.
+/// - `room`: one row per room: a small integer `key`, its name (`id`), its revision, its
+///   latest snapshot (state JSON) and the revision of that snapshot, and when it was
+///   last changed.
+/// - `journal`: the RFC 6902 patch of each revision after the snapshot, under the
+///   room's `key` (v2; v1 repeated the room's name in every row).
 /// - `archivedSnapshot`: states replaced by a deliberate fresh start, kept.
 /// - `session`: saved sessions, their topics as a JSON array.
 enum SQLiteSchema {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
+    registerVersion1(&migrator)
+    // The journal keyed by a small integer: a room's name (up to 200 bytes) is stored
+    // once, in `room`, not in every journal row.
+    migrator.registerMigration("v2") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE roomV2 (
+            key INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            revision INTEGER NOT NULL,
+            snapshotRevision INTEGER NOT NULL,
+            snapshot BLOB NOT NULL,
+            lastUsed DOUBLE NOT NULL
+          );
+          INSERT INTO roomV2 (id, revision, snapshotRevision, snapshot, lastUsed)
+            SELECT id, revision, snapshotRevision, snapshot, lastUsed FROM room;
+          CREATE TABLE journalV2 (
+            roomKey INTEGER NOT NULL REFERENCES roomV2(key) ON DELETE CASCADE,
+            revision INTEGER NOT NULL,
+            patch BLOB NOT NULL,
+            PRIMARY KEY (roomKey, revision)
+          ) WITHOUT ROWID;
+          INSERT INTO journalV2 (roomKey, revision, patch)
+            SELECT roomV2.key, journal.revision, journal.patch FROM journal JOIN roomV2 ON roomV2.id = journal.room;
+          DROP TABLE journal;
+          DROP TABLE room;
+          ALTER TABLE roomV2 RENAME TO room;
+          ALTER TABLE journalV2 RENAME TO journal;
+          CREATE INDEX room_lastUsed ON room(lastUsed);
+          """
+      )
+    }
+    return migrator
+  }
+
+  /// The first schema, kept as it was so that a file written by it is brought up to date
+  /// (and so that a test can write one).
+  static func registerVersion1(_ migrator: inout DatabaseMigrator) {
     migrator.registerMigration("v1") { db in
       try db.execute(
         sql: """
@@ -45,6 +85,5 @@ enum SQLiteSchema {
           """
       )
     }
-    return migrator
   }
 }

@@ -12,6 +12,7 @@ struct HTTPRefusal: Sendable, Equatable {
   static let headersTooLarge = HTTPRefusal(status: 431, message: "request headers too large")
   static let connectNotAllowed = HTTPRefusal(status: 405, message: "CONNECT is not supported")
   static let unknownMethod = HTTPRefusal(status: 501, message: "method not implemented")
+  static let unknownHost = HTTPRefusal(status: 421, message: "this server does not answer that host name")
 
   /// The status line's reason phrase.
   var reason: String {
@@ -21,6 +22,7 @@ struct HTTPRefusal: Sendable, Equatable {
     case 403: "Forbidden"
     case 404: "Not Found"
     case 405: "Method Not Allowed"
+    case 421: "Misdirected Request"
     case 426: "Upgrade Required"
     case 431: "Request Header Fields Too Large"
     case 501: "Not Implemented"

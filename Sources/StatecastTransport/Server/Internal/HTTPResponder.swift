@@ -10,10 +10,17 @@ enum HTTPResponder {
   /// Answers one request that no file matched. Returns the value the callback returns:
   /// non-zero closes the connection.
   static func respond(_ wsi: OpaquePointer, path: String, transport: WebSocketTransport) -> Int32 {
+    // For a POST, lws hands over the path after the mount point: the request's own is
+    // read instead.
+    if let route = transport.configuration.postRoutes[LwsHeaders.value(wsi, WSI_TOKEN_POST_URI) ?? path] {
+      return complete(wsi, post(wsi, route: route, transport: transport))
+    }
     if path == "/healthz" {
       return complete(wsi, send(wsi, status: 200, contentType: "text/plain", body: "ok"))
     }
-    if path == "/metrics", let metrics = transport.configuration.metrics {
+    if path == "/metrics", let metrics = transport.configuration.metrics,
+      metricsAllowed(transport.peerAddress(wsi), transport.configuration.metricsAllowedAddresses)
+    {
       return complete(
         wsi, send(wsi, status: 200, contentType: MetricsEndpoint.contentType, body: metrics.scrape()))
     }
@@ -32,6 +39,31 @@ enum HTTPResponder {
       return result > 0 ? complete(wsi, true) : 0
     }
     return complete(wsi, send(wsi, status: 404, contentType: "text/plain", body: "not found"))
+  }
+
+  /// Whether `peer` may read `/metrics`: listed (an IPv4 peer of a dual-stack socket is
+  /// compared without its `::ffff:` prefix), or the list holds `*`.
+  static func metricsAllowed(_ peer: String, _ allowed: [String]) -> Bool {
+    let address = peer.hasPrefix("::ffff:") ? String(peer.dropFirst(7)) : peer
+    return allowed.contains("*") || allowed.contains(address)
+  }
+
+  /// Answers a request for a POST route: 405 for another method, 403 unless its `Origin`
+  /// is present and the server's own (or allowed), else the route's answer. Service
+  /// thread.
+  private static func post(_ wsi: OpaquePointer, route: PostRoute, transport: WebSocketTransport) -> Bool {
+    guard lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 else {
+      return send(wsi, status: 405, contentType: "text/plain", body: "POST only", headers: ["Allow: POST"])
+    }
+    let origin = LwsHeaders.value(wsi, WSI_TOKEN_ORIGIN)
+    guard origin != nil,
+      transport.originPolicy.accepts(origin: origin, host: LwsHeaders.value(wsi, WSI_TOKEN_HOST))
+    else {
+      return send(wsi, status: 403, contentType: "text/plain", body: "origin not allowed")
+    }
+    let answer = route(transport.requestHeaders(wsi))
+    return send(
+      wsi, status: UInt32(answer.status), contentType: "text/plain", body: "", headers: answer.headers)
   }
 
   /// Answers a request with `refusal` in HTTP/1.1 and ends the connection. Returns -1,
@@ -64,17 +96,25 @@ enum HTTPResponder {
   }
 
   /// Writes a complete response with a small body; `false` if the connection failed.
-  private static func send(_ wsi: OpaquePointer, status: UInt32, contentType: String, body: String) -> Bool {
-    send(wsi, status: status, contentType: contentType, body: Array(body.utf8))
+  private static func send(
+    _ wsi: OpaquePointer, status: UInt32, contentType: String, body: String, headers: [String] = []
+  ) -> Bool {
+    send(wsi, status: status, contentType: contentType, body: Array(body.utf8), headers: headers)
   }
 
-  /// Writes a complete response with `bodyBytes`; `false` if the connection failed.
-  private static func send(_ wsi: OpaquePointer, status: UInt32, contentType: String, body bodyBytes: [UInt8])
+  /// Writes a complete response with `bodyBytes` and the extra header lines `headers`;
+  /// `false` if the connection failed.
+  private static func send(
+    _ wsi: OpaquePointer, status: UInt32, contentType: String, body bodyBytes: [UInt8], headers: [String] = []
+  )
     -> Bool
   {
     let headroom = Int(statecast_lws_pre)
-    var headers = [UInt8](repeating: 0, count: headroom + 512)
-    let headersOK = headers.withUnsafeMutableBufferPointer { buffer -> Bool in
+    // Room for the vhost's own headers too (a content security policy with a hash per
+    // inline script can be a few kilobytes), which lws adds to every response.
+    let room = ServerContext.responseHeaderRoom + headers.reduce(0) { $0 + $1.utf8.count + 4 }
+    var head = [UInt8](repeating: 0, count: headroom + room)
+    let headersOK = head.withUnsafeMutableBufferPointer { buffer -> Bool in
       let start = buffer.baseAddress! + headroom
       let end = buffer.baseAddress! + buffer.count - 1
       var cursor: UnsafeMutablePointer<UInt8>? = start
@@ -88,6 +128,14 @@ enum HTTPResponder {
           wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, noStore, Int32(noStore.count), &cursor, end)
           == 0
       else { return false }
+      for line in headers {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        let name = Array((line[..<colon].lowercased() + ":").utf8) + [0]
+        let value = Array(line[line.index(after: colon)...].drop { $0 == " " }.utf8)
+        guard lws_add_http_header_by_name(wsi, name, value, Int32(value.count), &cursor, end) == 0 else {
+          return false
+        }
+      }
       return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
     }
     guard headersOK else { return false }

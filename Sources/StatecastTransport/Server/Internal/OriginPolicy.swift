@@ -5,8 +5,10 @@ import Foundation
 /// user's cookies).
 ///
 /// An upgrade without `Origin` (not a browser) is accepted. One with `Origin` is
-/// accepted when the origin's host and port equal those of the request's `Host` header
-/// (the page's own server), or match an entry of the allow-list.
+/// accepted when the origin's scheme is the server's (`https` under TLS, else `http`)
+/// and its host and port equal those of the request's `Host` header (the page's own
+/// server), or when it matches an entry of the allow-list. The scheme counts: a page
+/// served over `https` by another program on the same port number is another origin.
 ///
 ///     let policy = OriginPolicy(allowedOrigins: ["localhost:5173"], tls: false)
 ///     policy.accepts(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080")  // true
@@ -20,6 +22,7 @@ struct OriginPolicy: Sendable {
 
   private let allowed: [Authority]
   private let defaultPort: Int
+  private let tls: Bool
 
   /// - Parameters:
   ///   - allowedOrigins: full origins (`https://a.example`), `host:port` pairs, or bare
@@ -33,6 +36,7 @@ struct OriginPolicy: Sendable {
         ? Self.parseOrigin(trimmed) : Self.parseAuthority(trimmed, defaultPort: nil)
     }
     defaultPort = tls ? 443 : 80
+    self.tls = tls
   }
 
   /// Whether an upgrade with these `Origin` and `Host` header values may proceed.
@@ -40,13 +44,19 @@ struct OriginPolicy: Sendable {
     guard let origin else { return true }
     guard let source = Self.parseOrigin(origin.trimmingWhitespace()) else { return false }
     if let host, let target = Self.parseAuthority(host.trimmingWhitespace(), defaultPort: defaultPort),
-      target == source
+      target == source, Self.isSecure(origin.trimmingWhitespace()) == tls
     {
       return true
     }
     return allowed.contains { entry in
       entry.host == source.host && (entry.port == nil || entry.port == source.port)
     }
+  }
+
+  /// Whether the origin's scheme is `https` (or `wss`).
+  static func isSecure(_ origin: String) -> Bool {
+    let scheme = origin.prefix { $0 != ":" }.lowercased()
+    return scheme == "https" || scheme == "wss"
   }
 
   /// `scheme://host[:port]` with the scheme's default port; `nil` for `null`, unknown

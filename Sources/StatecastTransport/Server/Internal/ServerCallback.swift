@@ -24,6 +24,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return confirmUpgrade(wsi, kind: event.string)
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
       if let refusal = headerSizeRefusal(wsi) { return refuse(wsi, refusal) }
+      if !hostPolicy.accepts(LwsHeaders.value(wsi, WSI_TOKEN_HOST)) { return refuse(wsi, .unknownHost) }
+      // `input` is the request's path, decoded, before the file mount opens anything.
+      let path = event.length > 0 ? String(decoding: event.bytes, as: UTF8.self) : (event.string ?? "/")
+      if let rule = publicFileRule, rule.refuses(path) {
+        return refuse(wsi, HTTPRefusal(status: 404, message: "not found"))
+      }
       return 0
     case LWS_CALLBACK_RAW_RX:
       return rawReceived(wsi, session: user, event.bytes)
@@ -31,6 +37,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return 0
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
       return filterUpgrade(wsi, session: user)
+    case LWS_CALLBACK_ADD_HEADERS:
+      return addUpgradeHeaders(wsi, event.input)
     case LWS_CALLBACK_ESTABLISHED:
       defer { wakeConnections() }
       return established(wsi, session: user)
@@ -78,6 +86,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     guard kind?.lowercased() == "websocket" else {
       return refuse(wsi, HTTPRefusal(status: 400, message: "only WebSocket upgrades are supported"))
     }
+    guard hostPolicy.accepts(LwsHeaders.value(wsi, WSI_TOKEN_HOST)) else { return refuse(wsi, .unknownHost) }
     guard service.listening, !isDraining else {
       return refuse(wsi, HTTPRefusal(status: 503, message: "server draining: reconnect shortly"))
     }
@@ -109,9 +118,9 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       return refuse(wsi, HTTPRefusal(status: 403, message: "origin not allowed"))
     }
     if endpoint == .statecast, let check = configuration.upgradeCheck {
-      switch check(upgradeHeaders(wsi)) {
-      case .accept(let identity):
-        service.pendingIdentity = (wsi, identity)
+      switch check(requestHeaders(wsi)) {
+      case .accept(let identity, let responseHeaders):
+        service.pendingIdentity = (wsi, identity, responseHeaders)
       case .refuse(let status, let reason):
         let status = status == 401 ? 401 : 403
         return refuse(wsi, HTTPRefusal(status: status, message: String(reason.prefix(200))))
@@ -134,7 +143,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   }
 
   /// The peer's IP address as text, or empty. Service thread.
-  private func peerAddress(_ wsi: OpaquePointer) -> String {
+  func peerAddress(_ wsi: OpaquePointer) -> String {
     var peer = [CChar](repeating: 0, count: 64)
     return peer.withUnsafeMutableBufferPointer { buffer -> String in
       guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "" }
@@ -142,8 +151,8 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     }
   }
 
-  /// What the upgrade check sees of the request `wsi` is upgrading. Service thread.
-  private func upgradeHeaders(_ wsi: OpaquePointer) -> UpgradeHeaders {
+  /// What an upgrade check or a POST route sees of the request on `wsi`. Service thread.
+  func requestHeaders(_ wsi: OpaquePointer) -> UpgradeHeaders {
     var fields: [String: String] = [:]
     for raw in 0..<_WSI_TOKEN_CLIENT_SENT_PROTOCOLS.rawValue {
       let token = lws_token_indexes(rawValue: raw)
@@ -165,7 +174,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
         return copied > 0 ? Int(copied) : 0
       }
     }
-    var path = LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "/"
+    var path = LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? LwsHeaders.value(wsi, WSI_TOKEN_POST_URI) ?? "/"
     let arguments = LwsHeaders.occurrences(wsi, WSI_TOKEN_HTTP_URI_ARGS)
     if !arguments.isEmpty { path += "?" + arguments.joined(separator: "&") }
     return UpgradeHeaders(path: path, peerAddress: peerAddress(wsi), fields: fields)
@@ -216,6 +225,28 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     return 0
   }
 
+  /// Adds the upgrade check's response headers to the `101` of the upgrade it accepted
+  /// (lws asks while it writes the handshake answer; `input` is where the headers go).
+  /// Service thread.
+  private func addUpgradeHeaders(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?) -> Int32 {
+    guard let input, let pending = service.pendingIdentity, pending.wsi == wsi else { return 0 }
+    let arguments = input.assumingMemoryBound(to: lws_process_html_args.self)
+    guard let start = arguments.pointee.p else { return 0 }
+    var cursor: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(start).assumingMemoryBound(
+      to: UInt8.self)
+    let end = cursor! + Int(arguments.pointee.max_len)
+    for line in pending.responseHeaders {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      let name = Array((line[..<colon].lowercased() + ":").utf8) + [0]
+      let value = Array(line[line.index(after: colon)...].drop { $0 == " " }.utf8)
+      guard lws_add_http_header_by_name(wsi, name, value, Int32(value.count), &cursor, end) == 0 else {
+        return 1
+      }
+    }
+    arguments.pointee.p = UnsafeMutableRawPointer(cursor!).assumingMemoryBound(to: CChar.self)
+    return 0
+  }
+
   // MARK: - Connections
 
   /// Gives a new WebSocket connection its id and tells the handler (`/ws` only).
@@ -230,7 +261,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     if let pending = service.pendingIdentity, pending.wsi == wsi { identity = pending.identity }
     service.pendingIdentity = nil
     if session.pointee.endpoint == Endpoint.statecast.rawValue {
-      service.handler?.transportOpened(id, identity: identity)
+      service.handler?.transportOpened(id, identity: identity, address: peerAddress(wsi))
     }
     return 0
   }

@@ -63,11 +63,11 @@ final class ServerContext: @unchecked Sendable {
     protocols[0].per_session_data_size = MemoryLayout<statecast_session>.size
     protocols[0].rx_buffer_size = 0  // lws' default (4 KiB): larger messages arrive in parts
 
-    // Mounts: `/healthz`, `/readyz` and `/metrics` answered by the callback, `/` served
-    // from the public directory.
+    // Mounts: `/healthz`, `/readyz`, `/metrics` and the POST routes answered by the
+    // callback, `/` served from the public directory.
     var last: UnsafeMutablePointer<lws_http_mount>?
     var first: UnsafeMutablePointer<lws_http_mount>?
-    for path in ["/healthz", "/readyz", "/metrics"] {
+    for path in ["/healthz", "/readyz", "/metrics"] + configuration.postRoutes.keys.sorted() {
       let mount = allocations.zeroed(lws_http_mount.self)
       mount.pointee.mountpoint = allocations.string(path)
       mount.pointee.mountpoint_len = UInt8(path.utf8.count)
@@ -128,6 +128,7 @@ final class ServerContext: @unchecked Sendable {
     // Room for twice the header limit, so that a request over the limit is still parsed
     // and answered 431 instead of being dropped without a status.
     info.max_http_header_data2 = UInt32(configuration.maxRequestHeaderSize * 2)
+    info.pt_serv_buf_size = UInt32(Self.responseHeaderRoom)
     if let tls = configuration.tls {
       info.options |= statecast_option_ssl_global_init
       info.ssl_cert_filepath = allocations.string(tls.certificatePath)
@@ -172,6 +173,10 @@ final class ServerContext: @unchecked Sendable {
       lws_cancel_service(context)
     }
   }
+
+  /// Bytes of response headers lws can write per response (its per-thread buffer,
+  /// 4 KiB by default): a content security policy with many script hashes is longer.
+  static let responseHeaderRoom = 16_384
 
   /// How often lws' timers are checked on the epoll loop (see ``EpollEventLoop/startTick``).
   static let tickSeconds = 0.25

@@ -20,9 +20,10 @@ final class ServiceSide: @unchecked Sendable {
   var destroying = false
   /// Whether new WebSocket upgrades are accepted (a draining shutdown refuses them).
   var listening = true
-  /// The identity the upgrade check gave the upgrade being handled, until that upgrade
-  /// is established (lws confirms, filters and establishes an upgrade in one go).
-  var pendingIdentity: (wsi: OpaquePointer, identity: (any Sendable)?)?
+  /// The identity the upgrade check gave the upgrade being handled, and the headers to
+  /// add to its `101`, until that upgrade is established (lws confirms, filters, answers
+  /// and establishes an upgrade in one go).
+  var pendingIdentity: (wsi: OpaquePointer, identity: (any Sendable)?, responseHeaders: [String])?
   /// When each open connection last showed it is alive (its upgrade, a message, a pong
   /// to the transport's ping) and was last pinged, by slot, whether a ping is waiting
   /// to be written, and whether it is already being closed for idleness.

@@ -1,0 +1,53 @@
+import Foundation
+
+/// How many new durable rooms one viewer, and one peer address, may create within a
+/// window: a room is created by the first change anyone makes to it, and that change is
+/// refused (`rate_limited`) beyond the quota. Rooms that already exist are not counted.
+///
+/// Why it exists: any visitor can name a room, and every named room that changes is
+/// stored until its time to live. Four sockets once created sixteen thousand rooms in
+/// eleven seconds. Per viewer, so that one signed-in person cannot; per address, so that
+/// guests (a new viewer per socket) cannot either.
+///
+///     let quota = NewRoomQuota(perViewer: 50, perAddress: 500, window: .seconds(3_600))
+///     quota.admit(viewer: "v-ada", address: "192.0.2.7")   // true, until 50 in the hour
+final class NewRoomQuota: @unchecked Sendable {
+  // Sendable: the tables are guarded by `lock`.
+  private let perViewer: Int
+  private let perAddress: Int
+  private let window: Duration
+  private let lock = NSLock()
+  /// When each key created its rooms within the window, oldest first.
+  private var byViewer: [String: [ContinuousClock.Instant]] = [:]
+  private var byAddress: [String: [ContinuousClock.Instant]] = [:]
+  private var lastSweep = ContinuousClock.now
+
+  init(perViewer: Int, perAddress: Int, window: Duration) {
+    self.perViewer = perViewer
+    self.perAddress = perAddress
+    self.window = window
+  }
+
+  /// Counts one new room for `viewer` and `address` and returns `true`, or returns
+  /// `false` (counting nothing) when either is at its quota. An empty address (not
+  /// known) is counted per viewer only.
+  func admit(viewer: String, address: String, now: ContinuousClock.Instant = .now) -> Bool {
+    lock.withLock {
+      let since = now - window
+      if now - lastSweep >= window {
+        lastSweep = now
+        byViewer = byViewer.filter { $0.value.last.map { $0 > since } ?? false }
+        byAddress = byAddress.filter { $0.value.last.map { $0 > since } ?? false }
+      }
+      byViewer[viewer, default: []].removeAll { $0 <= since }
+      guard byViewer[viewer]!.count < perViewer else { return false }
+      if !address.isEmpty {
+        byAddress[address, default: []].removeAll { $0 <= since }
+        guard byAddress[address]!.count < perAddress else { return false }
+        byAddress[address]!.append(now)
+      }
+      byViewer[viewer]!.append(now)
+      return true
+    }
+  }
+}
