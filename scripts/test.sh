@@ -34,12 +34,21 @@ run() {
 # Formatting, checked against the repository's .swift-format (a warning fails the run).
 run swift-format swift format lint --strict --configuration .swift-format -r Sources Tests Package.swift
 run swift-build swift build --build-tests
+# Zero warnings in the project's own sources (dependencies' warnings are theirs): on a
+# fresh clone every file is compiled here, so a new warning fails the run.
+own_warnings=$(grep -E "^$PWD/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$logs/swift-build.log" | sort -u)
+if [ -n "$own_warnings" ]; then
+  echo "$own_warnings"
+  broken+=("swift-build ($(wc -l <<<"$own_warnings") compiler warnings in Sources/ or Tests/)")
+fi
 run swift-test swift test --skip-build
 # The server's tests (transport, protocol, sessions, the Swift client, over real
 # sockets) once more under ThreadSanitizer: the service thread, connection tasks and
 # store actors share state only through locks and queues, and this proves it.
 run swift-tsan swift test --sanitize=thread --scratch-path .build-tsan --filter StatecastServerTests
 if grep -q "WARNING: ThreadSanitizer" "$logs/swift-tsan.log"; then broken+=("swift-tsan (data race reported)"); fi
+# Every benchmark section still runs (sizes and waits cut down: not a measurement).
+run bench "$(swift build --show-bin-path)/statecast-bench" --quick
 run node node --test Tests/JS/
 # The runtime's JSDoc types (jsconfig.json): any error fails the run.
 run tsc tsc --noEmit -p jsconfig.json
