@@ -103,6 +103,14 @@ extension PostgresStorage {
     return StoredRoom(id: id, revision: revision, state: state, lastUsed: lastUsed)
   }
 
+  public func markRoomsUsed(_ ids: [String]) async throws {
+    guard !ids.isEmpty else { return }
+    try await databaseAccess { [self] in
+      _ = try await client.query(
+        "UPDATE statecast_rooms SET last_used = now() WHERE id = ANY(\(ids))", logger: logger)
+    }
+  }
+
   public func deleteRooms(unusedFor age: Duration) async throws -> Int {
     try await databaseAccess { [self] in
       try await client.withTransaction(logger: logger) { connection in

@@ -255,6 +255,8 @@ public final class StatecastServer: Service, Sendable {
       sinceSweep += configuration.sessionSaveInterval
       if let ttl = configuration.roomTimeToLive, sinceSweep >= .seconds(60) {
         sinceSweep = .zero
+        // Rooms open here are in use, even if only read: they are kept.
+        try? await storage.markRoomsUsed(topics.roomNames)
         _ = try? await storage.deleteRooms(unusedFor: ttl)
         _ = try? await storage.deleteSessions(unusedFor: max(ttl, .seconds(86_400)))
       }

@@ -37,9 +37,14 @@ public protocol StateStorage: Sendable {
   /// snapshot is archived, not lost. For a deliberate fresh start (a schema change).
   func replaceRoom(_ id: String, state: JSON) async throws -> StoredRoom
 
-  /// Deletes the rooms whose last change (or creation) is older than `age`; returns
-  /// how many. For a room time-to-live.
+  /// Deletes the rooms whose last use (a change, a creation, or ``markRoomsUsed(_:)``)
+  /// is older than `age`; returns how many. For a room time-to-live.
   func deleteRooms(unusedFor age: Duration) async throws -> Int
+  /// Records that the rooms `ids` are in use now: open in a server, perhaps only read.
+  /// A server calls it before ``deleteRooms(unusedFor:)``, so that a room people are
+  /// looking at is not deleted because nobody changed it lately. Ids of rooms that are
+  /// not stored are ignored.
+  func markRoomsUsed(_ ids: [String]) async throws
 
   /// Saves sessions in one write, each replacing its earlier save.
   func saveSessions(_ sessions: [StoredSession]) async throws

@@ -61,6 +61,37 @@ def test_a_room_unused_for_the_default_time_to_live_is_deleted(restartable_serve
     wait_until(lambda: stored_rooms(server) == ["counter/recent"])
 
 
+def test_a_room_people_are_looking_at_is_kept_however_old_its_last_change(restartable_server):
+    server = restartable_server("--session-save-interval", "1")
+    client = Client(f"ws://127.0.0.1:{server.port}/ws")
+    for room in ("counter/watched", "counter/abandoned"):
+        client.join(room)
+        client.action(room, {"increment": {}})
+    client.close()
+    assert server.stop() == 0
+    # Both last changed 31 days ago; only the first one is open (read) when the sweep runs.
+    with sqlite3.connect(f"{server.data.name}/statecast.sqlite", timeout=10) as db:
+        db.execute("UPDATE room SET lastUsed = lastUsed - 31 * 86400")
+    server.start()
+    reader = Client(f"ws://127.0.0.1:{server.port}/ws")
+    reader.join("counter/watched")
+    # The first sweep (at the first save after the start) deletes the abandoned room...
+    wait_until(lambda: stored_rooms(server) == ["counter/watched"])
+    # ...and the watched one survives it, with its state, though nobody changed it.
+    reader.close()
+    assert server.stop() == 0
+    server.start()
+    assert count_after_restart(server, "counter/watched") == 1
+
+
+def count_after_restart(server, room):
+    client = Client(f"ws://127.0.0.1:{server.port}/ws")
+    client.join(room)
+    count = client.states[room]["count"]
+    client.close()
+    return count
+
+
 def create(client, room):
     """Joins `room` and changes it (its first change creates it); returns the reply."""
     client.join(room)

@@ -245,6 +245,8 @@ final class TopicRegistry: @unchecked Sendable {
 
   /// How many shared topics exist (open or being made).
   var roomCount: Int { lock.withLock { rooms.count } }
+  /// The names of the shared topics (rooms) open now.
+  var roomNames: [String] { lock.withLock { Array(rooms.keys) } }
 
   // MARK: Internals
 

@@ -85,6 +85,18 @@ extension SQLiteStorage {
     return StoredRoom(id: id, revision: revision, state: state, lastUsed: Date(timeIntervalSince1970: time))
   }
 
+  public func markRoomsUsed(_ ids: [String]) async throws {
+    guard !ids.isEmpty else { return }
+    let time = currentTime
+    try await access {
+      try await database.write { db in
+        for id in ids {
+          try db.execute(sql: "UPDATE room SET lastUsed = ? WHERE id = ?", arguments: [time, id])
+        }
+      }
+    }
+  }
+
   public func deleteRooms(unusedFor age: Duration) async throws -> Int {
     let cutoff = currentTime - age.seconds
     return try await access {
