@@ -14,8 +14,10 @@ import tempfile
 import threading
 import time
 
-from conftest import CLUSTER_SECRET
 from demo_binary import ROOT, demo_binary
+
+# --postgres needs a --secret (every process of a cluster shares it).
+SECRET = "a-secret-the-readiness-test-process-uses"
 
 
 def free_port() -> int:
@@ -54,7 +56,7 @@ def test_a_process_waiting_for_its_database_is_alive_but_not_ready(own_postgres)
     data = tempfile.TemporaryDirectory(prefix="statecast-test-")
     process = subprocess.Popen(
         [str(demo_binary()), "--port", str(port), "--public", str(ROOT / "Public"), "--data", data.name,
-         "--postgres", own_postgres.url, "--secret", CLUSTER_SECRET],
+         "--postgres", own_postgres.url, "--secret", SECRET],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: "queue.Queue[str]" = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()

@@ -2,8 +2,8 @@ import Foundation
 import Statecast
 import StatecastJSON
 
-/// One WebSocket: its message loop, the four client messages, and the limits that apply
-/// to the socket.
+/// One WebSocket: its message loop, the client messages (`hello`, `join`, `action`,
+/// `leave`, `presence`), and the limits that apply to the socket.
 ///
 /// The transport hands each received message to ``receive(_:)`` on the service thread;
 /// the message loop, a task of its own, processes them one at a time in arrival order

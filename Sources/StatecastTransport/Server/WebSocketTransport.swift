@@ -237,6 +237,9 @@ package final class WebSocketTransport: @unchecked Sendable {
       await group.next()
       group.cancelAll()
     }
+    // Past the grace period the loop was told to stop: it does within one turn, and this
+    // returns only then, as documented (a second call finds it stopped).
+    await waitUntilStopped()
   }
 
   /// Returns once the service thread has destroyed the context. Any task.
