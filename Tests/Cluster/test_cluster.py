@@ -217,3 +217,16 @@ def test_postgres_stopped_and_started_under_load(start_cluster, own_postgres):
     assert acknowledged <= count <= sent, (acknowledged, count, sent)
     for process in processes:
         assert process.stop() == 0, "".join(process.output)
+
+
+def test_new_rooms_count_against_the_quota_of_the_process_that_runs_them(start_cluster):
+    (process,) = start_cluster(1, "--max-new-rooms-per-viewer", "2")
+    client = Client(ws_url(process))
+    codes = []
+    for index in range(3):
+        room = f"counter/cluster-quota-{time.monotonic_ns()}-{index}"
+        client.join(room)
+        reply, _ = client.action(room, INCREMENT)
+        codes.append(reply.get("error", {}).get("code", reply["status"]))
+        client.leave(room)
+    assert codes == ["ok", "ok", "rate_limited"]

@@ -151,6 +151,18 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
     }
   }
 
+  /// A new room counts against the quota of the process that runs it, for its own
+  /// members; actions forwarded by followers are not counted.
+  func claimsNewRoom() -> Bool {
+    guard case .owner(let inner) = lock.withLock({ role }) else { return false }
+    return inner.claimsNewRoom()
+  }
+
+  func unclaimNewRoom() {
+    guard case .owner(let inner) = lock.withLock({ role }) else { return }
+    inner.unclaimNewRoom()
+  }
+
   func joinParams(of session: String) -> JSON? {
     lock.withLock { local[session]?.request.params }
   }
