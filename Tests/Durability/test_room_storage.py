@@ -45,34 +45,35 @@ def test_a_room_is_stored_at_its_first_change_not_at_its_join(server):
     assert other.states["counter/kept-open"]["count"] == 1
 
 
-def test_a_room_unused_for_the_default_time_to_live_is_deleted(restartable_server):
-    server = restartable_server("--session-save-interval", "0.2")
+def stopped_with_rooms_changed_long_ago(restartable_server, save_interval, rooms, backdated):
+    """A stopped server whose `rooms` each had one change, those in `backdated` 31 days
+    ago as far as its SQLite file says (the default time to live keeps 30)."""
+    server = restartable_server("--session-save-interval", save_interval)
     client = Client(f"ws://127.0.0.1:{server.port}/ws")
-    for room in ("counter/old", "counter/recent"):
+    for room in rooms:
         client.join(room)
         client.action(room, {"increment": {}})
     client.close()
     assert server.stop() == 0
-    # As if the first room had last changed 31 days ago (the default keeps 30).
     with sqlite3.connect(f"{server.data.name}/statecast.sqlite", timeout=10) as db:
-        db.execute("UPDATE room SET lastUsed = lastUsed - 31 * 86400 WHERE id = 'counter/old'")
+        for room in backdated:
+            db.execute("UPDATE room SET lastUsed = lastUsed - 31 * 86400 WHERE id = ?", (room,))
+    return server
+
+
+def test_a_room_unused_for_the_default_time_to_live_is_deleted(restartable_server):
+    server = stopped_with_rooms_changed_long_ago(
+        restartable_server, "0.2", ["counter/old", "counter/recent"], backdated=["counter/old"])
     server.start()
     # Polls the file: the sweep shows nothing to wait for from outside.
     wait_until(lambda: stored_rooms(server) == ["counter/recent"])
 
 
 def test_a_room_people_are_looking_at_is_kept_however_old_its_last_change(restartable_server):
-    server = restartable_server("--session-save-interval", "1")
-    client = Client(f"ws://127.0.0.1:{server.port}/ws")
-    for room in ("counter/watched", "counter/abandoned"):
-        client.join(room)
-        client.action(room, {"increment": {}})
-    client.close()
-    assert server.stop() == 0
-    # Both last changed 31 days ago; only the first one is open (read) when the sweep runs.
-    with sqlite3.connect(f"{server.data.name}/statecast.sqlite", timeout=10) as db:
-        db.execute("UPDATE room SET lastUsed = lastUsed - 31 * 86400")
+    rooms = ["counter/watched", "counter/abandoned"]
+    server = stopped_with_rooms_changed_long_ago(restartable_server, "1", rooms, backdated=rooms)
     server.start()
+    # Only the first room is open (read) when the sweep runs.
     reader = Client(f"ws://127.0.0.1:{server.port}/ws")
     reader.join("counter/watched")
     # The first sweep (at the first save after the start) deletes the abandoned room...
@@ -81,15 +82,9 @@ def test_a_room_people_are_looking_at_is_kept_however_old_its_last_change(restar
     reader.close()
     assert server.stop() == 0
     server.start()
-    assert count_after_restart(server, "counter/watched") == 1
-
-
-def count_after_restart(server, room):
     client = Client(f"ws://127.0.0.1:{server.port}/ws")
-    client.join(room)
-    count = client.states[room]["count"]
-    client.close()
-    return count
+    client.join("counter/watched")
+    assert client.states["counter/watched"]["count"] == 1
 
 
 def create(client, room):
