@@ -8,7 +8,12 @@ public struct ServerConfiguration: Sendable {
   public var host = "127.0.0.1"
   /// The port; `0` picks a free one (``StatecastServer/start()`` returns it).
   public var port = 8080
-  /// The directory of static files (`index.html`, `statecast.js`, pages), or `nil`.
+  /// The directory of the app's static files (`index.html`, its pages, styles and
+  /// images), or `nil`. A relative path is looked for in the working directory, then in
+  /// the package the executable was built in, so `"Public"` finds the package's
+  /// `Public/` under `swift run` from anywhere; a missing one stops the server with
+  /// "public directory … does not exist". The browser runtime is not in it: the server
+  /// serves its own (`/statecast/early.js`, `/statecast.js`, `/statecast.css`).
   public var publicDirectory: String? = "Public"
   /// Path prefixes answered with one page of the public directory whatever follows,
   /// e.g. `["/music": "music.html"]`, so that deep links load the app that reads them.

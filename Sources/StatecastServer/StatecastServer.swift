@@ -281,8 +281,9 @@ extension TransportConfiguration {
     self.init()
     host = server.host
     port = server.port
-    publicDirectory = server.publicDirectory
+    publicDirectory = server.publicDirectory.map { PublicDirectory.resolve($0) }
     appPages = server.appPages
+    embeddedFiles = BrowserRuntime.files
     tls = server.tls
     echo = server.echo
     allowedOrigins = server.allowedOrigins
