@@ -23,6 +23,7 @@ public import StatecastStorage
 public final class StatecastServer: Service, Sendable {
   public let configuration: ServerConfiguration
   private let onServerRunning: @Sendable (Int) async -> Void
+  private let waitingFor: (@Sendable () async throws -> Void)?
   private let topics: TopicRegistry
   private let sessions: SessionRegistry
   private let hub: ConnectionHub
@@ -44,17 +45,25 @@ public final class StatecastServer: Service, Sendable {
   ///     `storage` as `storage`): each room then runs in one process at a time, its
   ///     owner, and the others forward their members' actions to it and relay its
   ///     frames; sessions resume on any process. `nil` for one process alone.
+  ///   - waitingFor: what must be ready before the server takes WebSockets, such as the
+  ///     database of `storage` (`{ try await postgres.waitUntilReady() }`). ``run()``
+  ///     listens at once, so `GET /healthz` answers 200 (alive) while `GET /readyz`
+  ///     answers 503 and upgrades are refused with 503, until it returns: an orchestrator
+  ///     neither restarts the process nor sends it clients while the database is away.
+  ///     A graceful shutdown meanwhile cancels it. `nil`: ready as soon as listening.
   ///   - onServerRunning: called by ``run()`` with the bound port once connections are
-  ///     accepted.
+  ///     accepted (after `waitingFor`).
   public init(
     configuration: ServerConfiguration = ServerConfiguration(),
     routes: [Route],
     storage: (any StateStorage)? = nil,
     cluster backplane: (any ClusterBackplane)? = nil,
+    waitingFor: (@Sendable () async throws -> Void)? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) {
     self.configuration = configuration
     self.onServerRunning = onServerRunning
+    self.waitingFor = waitingFor
     self.storage = storage
     let relay = SinkRelay()
     let cluster = backplane.map {
@@ -110,8 +119,24 @@ public final class StatecastServer: Service, Sendable {
   /// drains (see ``drain()``: sockets closed with 1012); on cancellation it shuts down
   /// (see ``shutdown()``: 1001).
   public func run() async throws {
-    let port = try start()
     let logger = configuration.logger
+    let port: Int
+    if let waitingFor {
+      transport.holdUntilReady()
+      port = try transport.start()
+      logger.info("alive, waiting to be ready", metadata: ["port": "\(port)"])
+      do {
+        try await cancelWhenGracefulShutdown { try await waitingFor() }
+      } catch {
+        await shutdown()
+        if Task.isShuttingDownGracefully || Task.isCancelled { return }
+        throw error
+      }
+      transport.markReady()
+      startCompanions()
+    } else {
+      port = try start()
+    }
     logger.info(
       "serving",
       metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"])
@@ -143,9 +168,14 @@ public final class StatecastServer: Service, Sendable {
   @discardableResult
   public func start() throws -> Int {
     let port = try transport.start()
+    startCompanions()
+    return port
+  }
+
+  /// What runs beside a listening, ready transport: the cluster's node and the metrics.
+  private func startCompanions() {
     cluster?.start()
     if metrics != nil { startMetrics() }
-    return port
   }
 
   /// Samples the gauges and the transport's counters now and, when `/metrics` is

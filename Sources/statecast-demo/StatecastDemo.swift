@@ -100,22 +100,24 @@ struct StatecastDemo: AsyncParsableCommand {
         throw ExitCode.failure
       }
     }
+    var waitingFor: (@Sendable () async throws -> Void)?
+    if let postgres = services.first as? PostgresCluster {
+      waitingFor = { try await postgres.waitUntilReady() }
+    }
     let server = StatecastServer(
       configuration: configuration,
       routes: demoRoutes(dataDirectory: dataDirectory, cookies: cookies),
       storage: storage,
       cluster: backplane,
+      // With PostgreSQL the server answers /healthz at once, and takes WebSockets (and
+      // /readyz answers 200) once the schema exists and the process receives the
+      // cluster's messages.
+      waitingFor: waitingFor,
       onServerRunning: { port in say("listening on \(scheme)://\(host):\(port)") }
     )
     // A service group stops its services in reverse order: the server drains (saving
-    // sessions, finishing commits) before the database connections close. With
-    // PostgreSQL the server listens once the schema exists and the process receives
-    // the cluster's messages.
-    if let postgres = services.first as? PostgresCluster {
-      services.append(StartingAfter(server) { try await postgres.waitUntilReady() })
-    } else {
-      services.append(server)
-    }
+    // sessions, finishing commits) before the database connections close.
+    services.append(server)
     // SIGTERM (a container stopping) and SIGINT (Ctrl-C) shut the server down gracefully.
     let group = ServiceGroup(
       services: services,
@@ -129,22 +131,5 @@ struct StatecastDemo: AsyncParsableCommand {
       throw ExitCode.failure
     }
     say("stopped")
-  }
-}
-
-/// A service that starts once `ready` returns (and runs in the same task, so it sees the
-/// service group's graceful shutdown).
-struct StartingAfter: Service {
-  let service: any Service
-  let ready: @Sendable () async throws -> Void
-
-  init(_ service: any Service, ready: @escaping @Sendable () async throws -> Void) {
-    self.service = service
-    self.ready = ready
-  }
-
-  func run() async throws {
-    try await ready()
-    try await service.run()
   }
 }

@@ -16,7 +16,11 @@
 /// `viewState(_:)` and `makeStore(dependencies:)` are usually the feature's own
 /// functions already. Nothing here depends on a server, so feature modules stay
 /// Foundation-only and are tested with `TestStore` alone.
-public protocol Feature {
+///
+/// A feature's type is what a server's routes hold on to and call from every store's
+/// task (`F.embed`, `F.viewState`), so its metatype must be sendable: every ordinary
+/// type's is.
+public protocol Feature: SendableMetatype {
   /// The whole state of one store.
   associatedtype State: Sendable
   /// Everything that can happen to the store: browser actions, effect results, ticks.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import StatecastJSON
 
 /// One joined topic of a ``StatecastConnection``: the topic's view state as the server

@@ -1,5 +1,5 @@
 public import Foundation
-public import Statecast
+import Statecast
 
 extension Counter {
   /// What the counter needs from the outside world, as plain closures that tests

@@ -39,6 +39,7 @@ package final class WebSocketTransport: @unchecked Sendable {
   private var stopWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lifecycleLock
   private var serving = false  // guarded by lifecycleLock: start completed, not draining
   private var draining = false  // guarded by lifecycleLock: beginDraining or shutdown called
+  private var starting = false  // guarded by lifecycleLock: holdUntilReady, not yet markReady
 
   /// Creates a transport; nothing listens until ``start()``.
   ///
@@ -114,7 +115,28 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// Whether `GET /readyz` answers 200: the transport has started and is not draining.
   /// Any thread.
   package var isReady: Bool {
-    lifecycleLock.withLock { serving && !draining }
+    lifecycleLock.withLock { serving && !draining && !starting }
+  }
+
+  /// Whether the transport was told to wait (``holdUntilReady()``) and is not ready yet:
+  /// it answers HTTP, but `/readyz` answers 503 and WebSocket upgrades are refused with
+  /// HTTP 503. Any thread.
+  package var isStarting: Bool {
+    lifecycleLock.withLock { starting }
+  }
+
+  /// Makes the transport serve HTTP (`/healthz` answers 200: alive) but not take
+  /// WebSockets or report ready until ``markReady()``: for a server whose storage is not
+  /// reachable yet, so that an orchestrator neither kills it nor routes clients to it.
+  /// Any thread.
+  package func holdUntilReady() {
+    lifecycleLock.withLock { starting = true }
+  }
+
+  /// Ends ``holdUntilReady()``: `/readyz` answers 200 and upgrades are accepted. Any
+  /// thread.
+  package func markReady() {
+    lifecycleLock.withLock { starting = false }
   }
 
   /// Whether new WebSocket upgrades are refused with 503 (``beginDraining()`` or

@@ -2,6 +2,7 @@ import Foundation
 import Statecast
 import StatecastJSON
 import StatecastStorage
+import Synchronization
 import Testing
 
 @testable import StatecastServer
@@ -14,7 +15,12 @@ import Testing
 
   @Test func aPeriodicSaveWritesOnlySessionsThatChanged() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    let storage = try SQLiteStorage(directory: directory)
+    // Saved times come from the storage's clock: a step of it shows which sessions a
+    // save wrote again.
+    let clock = SteppingClock()
+    var options = SQLiteStorage.Options()
+    options.now = { clock.now }
+    let storage = try SQLiteStorage(directory: directory, options: options)
     let routes: [Route] = [
       .perSession("tally", Ticker.self, dependencies: Probe(), durability: .durable),
       .shared("room/:id", Ticker.self, dependencies: Probe()),
@@ -34,8 +40,7 @@ import Testing
     await sessions.saveAll()
     let first = try await savedTimes(of: [idle, busy, joining], in: storage)
     #expect(first.count == 3)
-    // Saved times are wall-clock seconds: let the clock move so that a rewrite shows.
-    try await Task.sleep(for: .milliseconds(20))
+    clock.step()
 
     try await topics.perform(JSON.object(["increment": .object(JSONObject())]), on: "tally", from: busy.id)
     try await topics.join(
@@ -50,11 +55,18 @@ import Testing
     #expect(saved?.topics.first?.state?["count"] == .int(1))
     #expect(try await storage.loadSession(joining.id)?.topics.map(\.topic) == ["room/1"])
 
-    try await Task.sleep(for: .milliseconds(20))
+    clock.step()
     await sessions.saveAll()
     let third = try await savedTimes(of: [idle, busy, joining], in: storage)
     #expect(third == second, "nothing changed, nothing written")
     await topics.closeAll()
+  }
+
+  /// A wall clock that moves only when told, one second at a time.
+  private final class SteppingClock: Sendable {
+    private let seconds = Mutex(1_800_000_000.0)
+    var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
+    func step() { seconds.withLock { $0 += 1 } }
   }
 
   private func savedTimes(of sessions: [Session], in storage: SQLiteStorage) async throws -> [String: Date] {

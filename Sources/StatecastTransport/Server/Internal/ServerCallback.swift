@@ -81,6 +81,9 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     guard service.listening, !isDraining else {
       return refuse(wsi, HTTPRefusal(status: 503, message: "server draining: reconnect shortly"))
     }
+    guard !isStarting else {
+      return refuse(wsi, HTTPRefusal(status: 503, message: "server starting: reconnect shortly"))
+    }
     guard
       let endpoint = Endpoint(
         path: LwsHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "", echoEnabled: configuration.echo)
