@@ -1183,12 +1183,62 @@ console.error(`statecast: ${attribute.name}="${attribute.value}": ${ (error).mes
 }
 }
 
+// ---- statecast/topic-name.js ----
+
+const PLACEHOLDER = /\{(?:(query|path)\.([^{}|]+)(?:\|([^{}]*))?|(browser))\}/g;
+const BROWSER_KEY = "statecast.browser";
+function topicName(template, window) {
+if (!template.includes("{")) return template;
+const location = window?.location;
+const query = new URLSearchParams(location?.search ?? "");
+const parts = (location?.pathname ?? "/").split("/").slice(1);
+const kept = [];
+for (const segment of template.split("/")) {
+let missing = false;
+const resolved = segment.replace(PLACEHOLDER, (_, source, key, fallback, browser) => {
+let value = browser ? browserID(window) : source === "query" ? query.get(key) : parts[Number(key) - 1];
+if ((value == null || value === "") && fallback) return fallback;
+if (value == null || value === "") {
+missing = true;
+return "";
+}
+if (source === "path") {
+try {
+value = decodeURIComponent(value);
+} catch {
+missing = true;
+}
+}
+return value;
+});
+if (!missing) kept.push(resolved);
+}
+return kept.join("/");
+}
+function browserID(window) {
+try {
+const storage = window?.localStorage;
+if (!storage) return null;
+let id = storage.getItem(BROWSER_KEY);
+if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+const bytes = new Uint8Array(16);
+if (!window?.crypto) return null;
+window.crypto.getRandomValues(bytes);
+id = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+storage.setItem(BROWSER_KEY, id);
+}
+return id;
+} catch {
+return null;
+}
+}
+
 // ---- statecast/bindings/topic-view.js ----
 
 class TopicView {
 constructor(root, client, shared) {
 this.root = root;
-const name = root.getAttribute("data-sc-topic");
+const name = topicName(root.getAttribute("data-sc-topic"), shared.env.window);
 const params = readParams(root, shared.env);
 this.topic = client.join(name, params);
 this.context = { ...shared, topic: this.topic };
@@ -2530,6 +2580,7 @@ banner.remove();
 export { Client };
 export { StatecastError };
 export { applyPatch, PatchError };
+export { topicName };
 export function socketURL(location) {
 return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
 }

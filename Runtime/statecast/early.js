@@ -18,6 +18,53 @@
     here.parentNode.insertBefore(runtime, here.nextSibling);
     here.parentNode.insertBefore(style, here.nextSibling);
   }
+  // The topic a data-sc-topic value names here, as topic-name.js resolves it:
+  // "counter/{query.room}" with ?room=team is "counter/team", "{path.2}" the second
+  // segment of the path, "{browser}" this browser's id in localStorage, "{query.room|lobby}"
+  // falls back to "lobby"; a segment whose placeholder has no value is left out.
+  function topicName(template) {
+    if (template.indexOf("{") < 0) return template;
+    var query = new URLSearchParams(location.search);
+    var parts = location.pathname.split("/").slice(1);
+    var kept = [];
+    var segments = template.split("/");
+    for (var i = 0; i < segments.length; i++) {
+      var missing = false;
+      var segment = segments[i].replace(/\{(?:(query|path)\.([^{}|]+)(?:\|([^{}]*))?|(browser))\}/g, function (_, source, key, fallback, browser) {
+        var value = browser ? browserID() : source == "query" ? query.get(key) : parts[Number(key) - 1];
+        if ((value == null || value === "") && fallback) return fallback;
+        if (value == null || value === "") {
+          missing = true;
+          return "";
+        }
+        if (source == "path") {
+          try {
+            value = decodeURIComponent(value);
+          } catch (x) {
+            missing = true;
+          }
+        }
+        return value;
+      });
+      if (!missing) kept.push(segment);
+    }
+    return kept.join("/");
+  }
+  function browserID() {
+    try {
+      var id = localStorage.getItem("statecast.browser");
+      if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+        var bytes = new Uint8Array(16);
+        crypto.getRandomValues(bytes);
+        id = "";
+        for (var i = 0; i < bytes.length; i++) id += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
+        localStorage.setItem("statecast.browser", id);
+      }
+      return id;
+    } catch (x) {
+      return null;
+    }
+  }
   try {
     var early = { messages: [], joins: [], opened: false, closed: false };
     var socket = (early.socket = new WebSocket(
@@ -34,7 +81,7 @@
         return;
       }
       for (i = 0; i < roots.length; i++) {
-        name = roots[i].getAttribute("data-sc-topic");
+        name = topicName(roots[i].getAttribute("data-sc-topic"));
         if (name && !seen[name]) {
           seen[name] = 1;
           early.joins.push({ ref: early.joins.length + 1, topic: name });

@@ -1194,12 +1194,62 @@ console.error(`statecast: ${attribute.name}="${attribute.value}": ${ (error).mes
 }
 }
 
+// ---- statecast/topic-name.js ----
+
+const PLACEHOLDER = /\{(?:(query|path)\.([^{}|]+)(?:\|([^{}]*))?|(browser))\}/g;
+const BROWSER_KEY = "statecast.browser";
+function topicName(template, window) {
+if (!template.includes("{")) return template;
+const location = window?.location;
+const query = new URLSearchParams(location?.search ?? "");
+const parts = (location?.pathname ?? "/").split("/").slice(1);
+const kept = [];
+for (const segment of template.split("/")) {
+let missing = false;
+const resolved = segment.replace(PLACEHOLDER, (_, source, key, fallback, browser) => {
+let value = browser ? browserID(window) : source === "query" ? query.get(key) : parts[Number(key) - 1];
+if ((value == null || value === "") && fallback) return fallback;
+if (value == null || value === "") {
+missing = true;
+return "";
+}
+if (source === "path") {
+try {
+value = decodeURIComponent(value);
+} catch {
+missing = true;
+}
+}
+return value;
+});
+if (!missing) kept.push(resolved);
+}
+return kept.join("/");
+}
+function browserID(window) {
+try {
+const storage = window?.localStorage;
+if (!storage) return null;
+let id = storage.getItem(BROWSER_KEY);
+if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+const bytes = new Uint8Array(16);
+if (!window?.crypto) return null;
+window.crypto.getRandomValues(bytes);
+id = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+storage.setItem(BROWSER_KEY, id);
+}
+return id;
+} catch {
+return null;
+}
+}
+
 // ---- statecast/bindings/topic-view.js ----
 
 class TopicView {
 constructor(root, client, shared) {
 this.root = root;
-const name = root.getAttribute("data-sc-topic");
+const name = topicName(root.getAttribute("data-sc-topic"), shared.env.window);
 const params = readParams(root, shared.env);
 this.topic = client.join(name, params);
 this.context = { ...shared, topic: this.topic };
@@ -2541,6 +2591,7 @@ banner.remove();
 export { Client };
 export { StatecastError };
 export { applyPatch, PatchError };
+export { topicName };
 export function socketURL(location) {
 return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
 }
@@ -3116,6 +3167,53 @@ form.sc-loading button[type="submit"]::after {
     here.parentNode.insertBefore(runtime, here.nextSibling);
     here.parentNode.insertBefore(style, here.nextSibling);
   }
+  // The topic a data-sc-topic value names here, as topic-name.js resolves it:
+  // "counter/{query.room}" with ?room=team is "counter/team", "{path.2}" the second
+  // segment of the path, "{browser}" this browser's id in localStorage, "{query.room|lobby}"
+  // falls back to "lobby"; a segment whose placeholder has no value is left out.
+  function topicName(template) {
+    if (template.indexOf("{") < 0) return template;
+    var query = new URLSearchParams(location.search);
+    var parts = location.pathname.split("/").slice(1);
+    var kept = [];
+    var segments = template.split("/");
+    for (var i = 0; i < segments.length; i++) {
+      var missing = false;
+      var segment = segments[i].replace(/\{(?:(query|path)\.([^{}|]+)(?:\|([^{}]*))?|(browser))\}/g, function (_, source, key, fallback, browser) {
+        var value = browser ? browserID() : source == "query" ? query.get(key) : parts[Number(key) - 1];
+        if ((value == null || value === "") && fallback) return fallback;
+        if (value == null || value === "") {
+          missing = true;
+          return "";
+        }
+        if (source == "path") {
+          try {
+            value = decodeURIComponent(value);
+          } catch (x) {
+            missing = true;
+          }
+        }
+        return value;
+      });
+      if (!missing) kept.push(segment);
+    }
+    return kept.join("/");
+  }
+  function browserID() {
+    try {
+      var id = localStorage.getItem("statecast.browser");
+      if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+        var bytes = new Uint8Array(16);
+        crypto.getRandomValues(bytes);
+        id = "";
+        for (var i = 0; i < bytes.length; i++) id += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
+        localStorage.setItem("statecast.browser", id);
+      }
+      return id;
+    } catch (x) {
+      return null;
+    }
+  }
   try {
     var early = { messages: [], joins: [], opened: false, closed: false };
     var socket = (early.socket = new WebSocket(
@@ -3132,7 +3230,7 @@ form.sc-loading button[type="submit"]::after {
         return;
       }
       for (i = 0; i < roots.length; i++) {
-        name = roots[i].getAttribute("data-sc-topic");
+        name = topicName(roots[i].getAttribute("data-sc-topic"));
         if (name && !seen[name]) {
           seen[name] = 1;
           early.joins.push({ ref: early.joins.length + 1, topic: name });
