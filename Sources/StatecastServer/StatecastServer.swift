@@ -52,7 +52,8 @@ public final class StatecastServer: Service, Sendable {
   ///     neither restarts the process nor sends it clients while the database is away.
   ///     A graceful shutdown meanwhile cancels it. `nil`: ready as soon as listening.
   ///   - onServerRunning: called by ``run()`` with the bound port once connections are
-  ///     accepted (after `waitingFor`).
+  ///     accepted (after `waitingFor`). Standard output is flushed when it returns, so
+  ///     a line it `print`s ("listening on …") reaches a script reading a pipe at once.
   public init(
     configuration: ServerConfiguration = ServerConfiguration(),
     routes: [Route],
@@ -141,6 +142,9 @@ public final class StatecastServer: Service, Sendable {
       "serving",
       metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"])
     await onServerRunning(port)
+    // `print` is block-buffered when standard output is a pipe: a script waiting for
+    // the line it printed would wait for kilobytes more. fflush(nil) flushes every stream.
+    fflush(nil)
     let upkeep = Task { await keepStorage() }
     do {
       try await gracefulShutdown()
