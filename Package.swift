@@ -158,6 +158,18 @@ let package = Package(
       dependencies: ["StatecastTransport", "StatecastClient", "StatecastJSON"],
       swiftSettings: swiftSettings
     ),
+    // The README's Swift blocks, made from the document's own text by
+    // scripts/doc-snippets.py. Built as an app's package builds them: no upcoming features.
+    .testTarget(
+      name: "ReadmeTests",
+      dependencies: [
+        "Statecast", "StatecastTesting", "StatecastServer",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ]
+    ),
     .testTarget(
       name: "StatecastServerTests",
       dependencies: [
