@@ -158,7 +158,7 @@ let package = Package(
       dependencies: ["StatecastTransport", "StatecastClient", "StatecastJSON"],
       swiftSettings: swiftSettings
     ),
-    // The README's Swift blocks, made from the document's own text by
+    // The README's and docs/GUIDE.md's Swift blocks, made from the documents' own text by
     // scripts/doc-snippets.py. Built as an app's package builds them: no upcoming features.
     .testTarget(
       name: "ReadmeTests",
@@ -168,6 +168,14 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+      ]
+    ),
+    .testTarget(
+      name: "GuideTests",
+      dependencies: [
+        "Statecast", "StatecastTesting", "StatecastServer", "StatecastStorage",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -26,6 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 # document → (test target folder, file name, test suite name)
 DOCUMENTS = {
     "README.md": ("Tests/ReadmeTests", "README+Snippets.swift", "ReadmeSnippetTests"),
+    "docs/GUIDE.md": ("Tests/GuideTests", "GUIDE+Snippets.swift", "GuideSnippetTests"),
 }
 
 # The modules a document's app defines itself: in the test target they are the same file.
