@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 /// Targets form a one-way chain (see docs/ARCHITECTURE.md):
@@ -189,3 +190,9 @@ let package = Package(
     ),
   ]
 )
+
+// The DocC plugin, for scripts/docs-check.sh only: the ordinary build neither resolves
+// nor builds it.
+if ProcessInfo.processInfo.environment["STATECAST_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}

@@ -42,6 +42,9 @@ run swift-test swift test --skip-build
 # store actors share state only through locks and queues, and this proves it.
 run swift-tsan swift test --sanitize=thread --scratch-path .build-tsan --filter StatecastServerTests
 if grep -q "WARNING: ThreadSanitizer" "$logs/swift-tsan.log"; then broken+=("swift-tsan (data race reported)"); fi
+# The DocC catalogs of Statecast, StatecastTesting and StatecastServer, built with
+# swift-docc-plugin from the debug build above; a DocC warning fails the run.
+run docs scripts/docs-check.sh
 run node node --test Tests/JS/
 # The runtime's JSDoc types (jsconfig.json): any error fails the run.
 run tsc tsc --noEmit -p jsconfig.json

@@ -41,7 +41,7 @@ public final class StatecastServer: Service, Sendable {
   ///   - routes: the topics browsers may join.
   ///   - storage: where durable routes keep their rooms and where sessions are saved
   ///     (`SQLiteStorage(directory:)` for one process); `nil` keeps everything in memory.
-  ///   - cluster: shared with other server processes (PostgreSQL's `backplane`, with its
+  ///   - backplane: shared with other server processes (PostgreSQL's `backplane`, with its
   ///     `storage` as `storage`): each room then runs in one process at a time, its
   ///     owner, and the others forward their members' actions to it and relay its
   ///     frames; sessions resume on any process. `nil` for one process alone.
