@@ -62,6 +62,7 @@ public struct ServerConfiguration: Sendable {
   public var maxPendingInboundBytes = 1 << 20
   /// Error replies within ``misbehaviorWindow`` after which a peer is closed with 1008.
   public var misbehaviorLimit = 100
+  /// The window in which ``misbehaviorLimit`` error replies close a peer.
   public var misbehaviorWindow: Duration = .seconds(10)
   /// How long each step of a shutdown may take: sockets closing (1001), then stores
   /// cancelling their effects.
@@ -99,6 +100,7 @@ public struct ServerConfiguration: Sendable {
   /// (``LogSubsystem``), with this logger's level, metadata and metadata provider.
   public var logger = Logger(label: "statecast")
 
+  /// The defaults above; set what differs.
   public init() {}
 }
 
@@ -108,7 +110,16 @@ public struct ServerConfiguration: Sendable {
 /// be encoded), `statecast.transport` (the transport), `statecast.cluster` (rooms shared
 /// with other processes: takeovers, lost leases, unreachable peers).
 public enum LogSubsystem: String, Sendable, CaseIterable {
-  case sessions, topics, stores, transport, cluster
+  /// Sessions opened, resumed and expired.
+  case sessions
+  /// Topics that fail to open.
+  case topics
+  /// Views that cannot be encoded.
+  case stores
+  /// Sockets, limits and the transport's own events.
+  case transport
+  /// Room ownership and relaying between processes.
+  case cluster
 
   /// The label its log lines carry, e.g. `statecast.sessions`.
   public var label: String { "statecast.\(rawValue)" }

@@ -21,6 +21,7 @@ public import StatecastStorage
 /// try await group.run()
 /// ```
 public final class StatecastServer: Service, Sendable {
+  /// What the server was created with.
   public let configuration: ServerConfiguration
   private let onServerRunning: @Sendable (Int) async -> Void
   private let waitingFor: (@Sendable () async throws -> Void)?
@@ -36,6 +37,8 @@ public final class StatecastServer: Service, Sendable {
   private let metricsRegistry: PrometheusCollectorRegistry?
   private let metricsTasks = MetricsTasks()
 
+  /// A server of `routes`; nothing listens until ``run()`` (or ``start()``).
+  ///
   /// - Parameters:
   ///   - configuration: where to listen and every limit.
   ///   - routes: the topics browsers may join.

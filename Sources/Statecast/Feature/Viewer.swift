@@ -22,6 +22,7 @@ public struct Viewer: Hashable, Codable, Sendable {
   /// Whether the server authenticated this viewer (a guest was not).
   public var isAuthenticated: Bool
 
+  /// A viewer, authenticated unless said otherwise.
   public init(id: String, name: String, isAuthenticated: Bool = true) {
     self.id = id
     self.name = name

@@ -39,6 +39,7 @@ public struct UpgradeRequestInfo: Sendable {
   /// The value of the cookie `name`, or `nil` when the request does not carry it.
   public func cookie(named name: String) -> String? { headers.cookie(named: name) }
 
+  /// A request as the server sees it (tests of authenticators make them too).
   public init(path: String, peerAddress: String = "", headers: [String: String] = [:]) {
     self.headers = UpgradeHeaders(path: path, peerAddress: peerAddress, fields: headers)
   }

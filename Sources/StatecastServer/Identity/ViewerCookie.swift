@@ -24,6 +24,8 @@ public struct ViewerCookie: Sendable {
 
   private let secret: [UInt8]
 
+  /// Cookies signed with `secret`.
+  ///
   /// - Parameter secret: at least 32 random bytes, the same for every process that
   ///   reads the cookie (see ``generateSecret()``).
   public init(secret: [UInt8]) {

@@ -15,6 +15,7 @@ public struct JoinRequest: Sendable {
   /// or a guest.
   public let viewer: Viewer
 
+  /// A join as the server makes it (tests of access rules and store factories make them too).
   public init(topic: String, parameters: [String: String], params: JSON, session: String, viewer: Viewer) {
     self.topic = topic
     self.parameters = parameters
