@@ -102,7 +102,7 @@ extension Poll {
   }
 }
 
-/// docs/GUIDE.md, line 173.
+/// docs/GUIDE.md, line 174.
 func snippet4() async throws {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     let logger = Logger(label: "poll")
@@ -115,7 +115,7 @@ func snippet4() async throws {
     _ = server
 }
 
-/// docs/GUIDE.md, line 239.
+/// docs/GUIDE.md, line 240.
 func snippet5() async throws {
     let routes: [Route] = [
       .perSession("poll", Poll.self, dependencies: ()),
@@ -124,7 +124,7 @@ func snippet5() async throws {
     _ = routes
 }
 
-/// docs/GUIDE.md, line 279.
+/// docs/GUIDE.md, line 280.
 func snippet7() async throws {
     let storage = try SQLiteStorage(directory: URL(fileURLWithPath: "data"))
     let durableServer = StatecastServer(
