@@ -202,3 +202,11 @@ def test_todos_survive_a_restart(browser, data_folder):
     finally:
         context.close()
         assert second.stop() == 0
+
+
+def test_the_app_carries_no_copy_of_the_runtime_and_gets_the_servers(page, server):
+    from conftest import PACKAGE
+
+    assert sorted(path.name for path in (PACKAGE / "Public").iterdir()) == ["index.html", "todomvc.css", "todomvc.js"]
+    response = page.request.get(server.origin + "/statecast.js")
+    assert response.ok and response.headers["etag"]
