@@ -7,6 +7,7 @@ The guide's main.swift listens on 8080, as the guide says; the test is skipped w
 that port is taken."""
 
 import importlib.util
+import os
 import pathlib
 import re
 import shutil
@@ -21,6 +22,7 @@ from playwright.sync_api import expect, sync_playwright
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "GUIDE.md"
 SWIFT = shutil.which("swift") or "/opt/swift/usr/bin/swift"
+CHROMIUM = os.environ.get("STATECAST_CHROMIUM", "/usr/bin/chromium")
 spec = importlib.util.spec_from_file_location("doc_snippets", ROOT / "scripts" / "doc-snippets.py")
 doc_snippets = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(doc_snippets)
@@ -79,7 +81,7 @@ def test_the_guide_builds_a_live_shared_poll():
                 line = app.stdout.readline()
             assert line.startswith("listening on http://127.0.0.1:8080"), line
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 ada = browser.new_context().new_page()
                 ben = browser.new_context().new_page()
                 for page in (ada, ben):
