@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 /// Targets form a one-way chain (see docs/ARCHITECTURE.md):
@@ -158,6 +159,26 @@ let package = Package(
       dependencies: ["StatecastTransport", "StatecastClient", "StatecastJSON"],
       swiftSettings: swiftSettings
     ),
+    // The README's and docs/GUIDE.md's Swift blocks, made from the documents' own text by
+    // scripts/doc-snippets.py. Built as an app's package builds them: no upcoming features.
+    .testTarget(
+      name: "ReadmeTests",
+      dependencies: [
+        "Statecast", "StatecastTesting", "StatecastServer",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ]
+    ),
+    .testTarget(
+      name: "GuideTests",
+      dependencies: [
+        "Statecast", "StatecastTesting", "StatecastServer", "StatecastStorage",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .testTarget(
       name: "StatecastServerTests",
       dependencies: [
@@ -169,3 +190,9 @@ let package = Package(
     ),
   ]
 )
+
+// The DocC plugin, for scripts/docs-check.sh only: the ordinary build neither resolves
+// nor builds it.
+if ProcessInfo.processInfo.environment["STATECAST_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}

@@ -8,7 +8,12 @@ public struct ServerConfiguration: Sendable {
   public var host = "127.0.0.1"
   /// The port; `0` picks a free one (``StatecastServer/start()`` returns it).
   public var port = 8080
-  /// The directory of static files (`index.html`, `statecast.js`, pages), or `nil`.
+  /// The directory of the app's static files (`index.html`, its pages, styles and
+  /// images), or `nil`. A relative path is looked for in the working directory, then in
+  /// the package the executable was built in, so `"Public"` finds the package's
+  /// `Public/` under `swift run` from anywhere; a missing one stops the server with
+  /// "public directory … does not exist". The browser runtime is not in it: the server
+  /// serves its own (`/statecast/early.js`, `/statecast.js`, `/statecast.css`).
   public var publicDirectory: String? = "Public"
   /// Path prefixes answered with one page of the public directory whatever follows,
   /// e.g. `["/music": "music.html"]`, so that deep links load the app that reads them.
@@ -82,6 +87,7 @@ public struct ServerConfiguration: Sendable {
   public var outboundHardLimit = 4 * 1_048_576
   /// Error replies within ``misbehaviorWindow`` after which a peer is closed with 1008.
   public var misbehaviorLimit = 100
+  /// The window in which ``misbehaviorLimit`` error replies close a peer.
   public var misbehaviorWindow: Duration = .seconds(10)
   /// How long each step of a shutdown may take: sockets closing (1001), then stores
   /// cancelling their effects.
@@ -126,6 +132,7 @@ public struct ServerConfiguration: Sendable {
   /// (``LogSubsystem``), with this logger's level, metadata and metadata provider.
   public var logger = Logger(label: "statecast")
 
+  /// The defaults above; set what differs.
   public init() {}
 }
 
@@ -135,7 +142,16 @@ public struct ServerConfiguration: Sendable {
 /// be encoded), `statecast.transport` (the transport), `statecast.cluster` (rooms shared
 /// with other processes: takeovers, lost leases, unreachable peers).
 public enum LogSubsystem: String, Sendable, CaseIterable {
-  case sessions, topics, stores, transport, cluster
+  /// Sessions opened, resumed and expired.
+  case sessions
+  /// Topics that fail to open.
+  case topics
+  /// Views that cannot be encoded.
+  case stores
+  /// Sockets, limits and the transport's own events.
+  case transport
+  /// Room ownership and relaying between processes.
+  case cluster
 
   /// The label its log lines carry, e.g. `statecast.sessions`.
   public var label: String { "statecast.\(rawValue)" }

@@ -21,6 +21,7 @@ public import StatecastStorage
 /// try await group.run()
 /// ```
 public final class StatecastServer: Service, Sendable {
+  /// What the server was created with.
   public let configuration: ServerConfiguration
   private let onServerRunning: @Sendable (Int) async -> Void
   private let waitingFor: (@Sendable () async throws -> Void)?
@@ -36,12 +37,14 @@ public final class StatecastServer: Service, Sendable {
   private let metricsRegistry: PrometheusCollectorRegistry?
   private let metricsTasks = MetricsTasks()
 
+  /// A server of `routes`; nothing listens until ``run()`` (or ``start()``).
+  ///
   /// - Parameters:
   ///   - configuration: where to listen and every limit.
   ///   - routes: the topics browsers may join.
   ///   - storage: where durable routes keep their rooms and where sessions are saved
   ///     (`SQLiteStorage(directory:)` for one process); `nil` keeps everything in memory.
-  ///   - cluster: shared with other server processes (PostgreSQL's `backplane`, with its
+  ///   - backplane: shared with other server processes (PostgreSQL's `backplane`, with its
   ///     `storage` as `storage`): each room then runs in one process at a time, its
   ///     owner, and the others forward their members' actions to it and relay its
   ///     frames; sessions resume on any process. `nil` for one process alone.
@@ -52,7 +55,8 @@ public final class StatecastServer: Service, Sendable {
   ///     neither restarts the process nor sends it clients while the database is away.
   ///     A graceful shutdown meanwhile cancels it. `nil`: ready as soon as listening.
   ///   - onServerRunning: called by ``run()`` with the bound port once connections are
-  ///     accepted (after `waitingFor`).
+  ///     accepted (after `waitingFor`). Standard output is flushed when it returns, so
+  ///     a line it `print`s ("listening on …") reaches a script reading a pipe at once.
   public init(
     configuration: ServerConfiguration = ServerConfiguration(),
     routes: [Route],
@@ -144,6 +148,9 @@ public final class StatecastServer: Service, Sendable {
       "serving",
       metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"])
     await onServerRunning(port)
+    // `print` is block-buffered when standard output is a pipe: a script waiting for
+    // the line it printed would wait for kilobytes more. fflush(nil) flushes every stream.
+    fflush(nil)
     let upkeep = Task { await keepStorage() }
     do {
       try await gracefulShutdown()
@@ -317,8 +324,9 @@ extension TransportConfiguration {
     self.init()
     host = server.host
     port = server.port
-    publicDirectory = server.publicDirectory
+    publicDirectory = server.publicDirectory.map { PublicDirectory.resolve($0) }
     appPages = server.appPages
+    embeddedFiles = BrowserRuntime.files
     tls = server.tls
     echo = server.echo
     allowedOrigins = server.allowedOrigins

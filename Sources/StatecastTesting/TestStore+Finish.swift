@@ -35,7 +35,13 @@ extension TestStore {
   ///
   /// For tests that care about an outcome, not about each step on the way.
   ///
-  /// - Parameter strict: fail when there is nothing to skip.
+  /// - Parameters:
+  ///   - strict: fail when there is nothing to skip.
+  ///   - fileID: where a failure is reported, with `filePath`, `line` and `column`: the
+  ///     caller, by default.
+  ///   - filePath: see `fileID`.
+  ///   - line: see `fileID`.
+  ///   - column: see `fileID`.
   public nonisolated(nonsending) func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -57,7 +63,13 @@ extension TestStore {
   /// Cancels the effects and middlewares still running and waits until they have
   /// ended, so that a test can stop without driving them to completion.
   ///
-  /// - Parameter strict: fail when nothing was running.
+  /// - Parameters:
+  ///   - strict: fail when nothing was running.
+  ///   - fileID: where a failure is reported, with `filePath`, `line` and `column`: the
+  ///     caller, by default.
+  ///   - filePath: see `fileID`.
+  ///   - line: see `fileID`.
+  ///   - column: see `fileID`.
   public nonisolated(nonsending) func cancelInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,

@@ -5,7 +5,7 @@ public import Statecast
 /// that effects send back.
 ///
 /// It runs the feature's real reducer, middlewares and event sources in a real
-/// ``Store``, and records each action with the state before and after it. The test
+/// `Store`, and records each action with the state before and after it. The test
 /// then reads like a script of what happens:
 ///
 /// ```swift
@@ -23,7 +23,7 @@ public import Statecast
 ///
 /// By default (``Exhaustivity/on``) a test fails, with a readable diff of expected
 /// against actual state, on any state change its closures do not describe, on any
-/// received action it does not ``receive(_:timeout:assert:fileID:filePath:line:column:)``,
+/// received action it does not `receive(_:timeout:assert:)`,
 /// and on any effect still running when the test ends (at ``finish(timeout:fileID:filePath:line:column:)``,
 /// or when the TestStore is released). Failures are reported through IssueReporting,
 /// so they appear in Swift Testing and XCTest alike.
@@ -35,7 +35,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// The state after the last action the test asserted (or skipped).
   public internal(set) var state: State
 
-  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+  /// How long `receive(_:timeout:assert:)` and
   /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default. Generous,
   /// because effects run concurrently on a possibly busy machine; a passing test
   /// never waits for it.
@@ -62,6 +62,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - timeout: how long to wait for received actions and for effects to finish.
   ///   - onError: where errors of effects, middlewares and event sources go when no
   ///     `catch:` handler takes them; by default each one fails the test.
+  ///   - fileID: where the store's own failures are reported, with `filePath`, `line` and
+  ///     `column`: the test that made it, by default.
+  ///   - filePath: see `fileID`.
+  ///   - line: see `fileID`.
+  ///   - column: see `fileID`.
   public init(
     initialState: State,
     reducer: Reducer<State, Action>,

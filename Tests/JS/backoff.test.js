@@ -1,7 +1,7 @@
 // Reconnect delays.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffDelay, restartDelay } from "../../Public/statecast/backoff.js";
+import { backoffDelay, restartDelay } from "../../Runtime/statecast/backoff.js";
 
 test("delays double from the base, stay within [ceiling/2, ceiling] and stop at the cap", () => {
   const low = (attempt) => backoffDelay(attempt, { random: () => 0 });

@@ -3,8 +3,8 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { FakeEvent, TestPage, settle } from "./support/page.js";
-import { BUSY_DELAY } from "../../Public/statecast/bindings/event-binding.js";
-import { elementState } from "../../Public/statecast/internal/element-state.js";
+import { BUSY_DELAY } from "../../Runtime/statecast/bindings/event-binding.js";
+import { elementState } from "../../Runtime/statecast/internal/element-state.js";
 
 let errors;
 beforeEach((t) => {

@@ -1,12 +1,14 @@
-// Public/statecast.js is the runtime as one file, generated from the modules under
-// Public/statecast/. It must match them, and it must behave as their entry does.
+// Runtime/statecast.js is the runtime as one file, generated from the modules under
+// Runtime/statecast/. It must match them, and it must behave as their entry does; the
+// server carries it (with the stylesheet, the debug panel and the early snippet) in
+// a generated Swift source that must match too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { OUTPUT, PUBLIC, bundle, modulesInOrder } from "./support/bundle.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { OUTPUT, PUBLIC, SERVED, SWIFT_OUTPUT, bundle, modulesInOrder, swiftFiles } from "./support/bundle.js";
 
 /** A throwaway Public/ folder holding `files` (URL path → source). */
 function publicDir(files) {
@@ -18,9 +20,9 @@ function publicDir(files) {
   return root;
 }
 
-test("Public/statecast.js is up to date with the modules (node Tests/JS/support/bundle.js --write)", () => {
+test("Runtime/statecast.js is up to date with the modules (node Tests/JS/support/bundle.js --write)", () => {
   const committed = readFileSync(path.join(PUBLIC, OUTPUT), "utf8");
-  assert.ok(committed === bundle(), "Public/statecast.js is stale: run node Tests/JS/support/bundle.js --write");
+  assert.ok(committed === bundle(), "Runtime/statecast.js is stale: run node Tests/JS/support/bundle.js --write");
 });
 
 test("modules come in evaluation order: depth first, in import order, each once, the entry last", () => {
@@ -87,36 +89,37 @@ test("the bundle refuses what one shared scope cannot hold: a name declared twic
 });
 
 test("the bundle exports what the entry module exports", async () => {
-  const single = await import("../../Public/statecast.js");
-  const entry = await import("../../Public/statecast/index.js");
+  const single = await import("../../Runtime/statecast.js");
+  const entry = await import("../../Runtime/statecast/index.js");
   assert.deepEqual(Object.keys(single).sort(), Object.keys(entry).sort());
   assert.equal(single.socketURL({ protocol: "https:", host: "example.test:8443" }), "wss://example.test:8443/ws");
   assert.equal(typeof single.statecast.join, "function");
   assert.equal(single.default, single.statecast);
 });
 
-test("pages load the runtime as one file and preload none of its modules", () => {
-  const pages = readdirSync(PUBLIC).filter((name) => name.endsWith(".html"));
-  const runtimePages = pages.filter((name) => readFileSync(path.join(PUBLIC, name), "utf8").includes('src="/statecast.js"'));
-  assert.ok(runtimePages.length >= 5, `the demo pages load /statecast.js (found ${runtimePages.join(", ")})`);
-  for (const name of pages) {
-    const html = readFileSync(path.join(PUBLIC, name), "utf8");
-    assert.doesNotMatch(html, /<script[^>]*src="\/statecast\/[^"]*"/, `${name} loads a module of the runtime instead of /statecast.js`);
-    assert.doesNotMatch(html, /rel="modulepreload"[^>]*href="\/statecast\//, `${name} preloads a module the page no longer loads`);
+/** The demo's own folder of pages (not the runtime's). */
+const DEMO_PUBLIC = fileURLToPath(new URL("../../Public/", import.meta.url));
+
+test("the demo's pages load the runtime with the one line the server answers, and carry no copy of it", () => {
+  const names = readdirSync(DEMO_PUBLIC);
+  for (const copy of ["statecast.js", "statecast.css", "statecast"]) {
+    assert.ok(!names.includes(copy), `Public/${copy}: the server serves the runtime itself`);
+  }
+  const pages = names.filter((name) => name.endsWith(".html"));
+  const runtimePages = pages.filter((name) => readFileSync(path.join(DEMO_PUBLIC, name), "utf8").includes("data-sc-"));
+  assert.ok(runtimePages.length >= 6, `the demo pages use the runtime (found ${runtimePages.join(", ")})`);
+  for (const name of runtimePages) {
+    const html = readFileSync(path.join(DEMO_PUBLIC, name), "utf8");
+    const head = html.slice(0, html.indexOf('<script src="/statecast/early.js"></script>'));
+    assert.ok(head.length > 0, `${name} does not load /statecast/early.js`);
+    assert.doesNotMatch(head, /rel="stylesheet"|<script/, `${name}: /statecast/early.js must come first in <head>`);
+    assert.doesNotMatch(html, /\(function\(\)\{try\{var e=/, `${name} inlines an old copy of the early snippet`);
+    assert.doesNotMatch(html, /rel="modulepreload"[^>]*href="\/statecast\//, `${name} preloads a module of the runtime`);
   }
 });
 
-test("pages that load the runtime open their socket first, with the snippet of Public/statecast/early.js", () => {
-  const snippet = readFileSync(path.join(PUBLIC, "statecast", "early.js"), "utf8").trim().split("\n");
-  const pages = readdirSync(PUBLIC).filter((name) => name.endsWith(".html"));
-  for (const name of pages) {
-    const html = readFileSync(path.join(PUBLIC, name), "utf8");
-    if (!html.includes('src="/statecast.js"') && !html.includes('from "/statecast.js"')) continue;
-    const lines = html.split("\n").map((line) => line.trim());
-    const start = lines.indexOf(snippet[0]);
-    assert.ok(start > 0, `${name} does not inline Public/statecast/early.js`);
-    assert.deepEqual(lines.slice(start, start + snippet.length), snippet, `${name} has a stale copy of early.js`);
-    const head = html.slice(0, html.indexOf(snippet[1]));
-    assert.doesNotMatch(head, /rel="stylesheet"|<script[^>]*src=/, `${name}: the snippet must come before stylesheets and scripts`);
-  }
+test("the server's copy of the runtime is generated from Runtime/ (node Tests/JS/support/bundle.js --write)", () => {
+  const committed = readFileSync(SWIFT_OUTPUT, "utf8");
+  assert.ok(committed === swiftFiles(), "BrowserRuntime+Files.swift is stale: run node Tests/JS/support/bundle.js --write");
+  for (const [url] of SERVED) assert.ok(committed.includes(`path: "${url}"`), `${url} is not served`);
 });

@@ -2,8 +2,8 @@
 // checking and resync, reconnect with back-off, resume.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { Client } from "../../Public/statecast/client.js";
-import { StatecastError } from "../../Public/statecast/error.js";
+import { Client } from "../../Runtime/statecast/client.js";
+import { StatecastError } from "../../Runtime/statecast/error.js";
 import { FakeNetwork } from "./support/fake-websocket.js";
 import { ManualTimers, settle } from "./support/manual-timers.js";
 

@@ -1,4 +1,4 @@
-// Public/statecast.js is the runtime's modules without comments or indentation
+// Runtime/statecast.js is the runtime's modules without comments or indentation
 // (Tests/JS/support/compact.js): the lexer must leave every literal as it is.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,8 +1,8 @@
 // The binding expression language and action templates.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ExpressionError, displayText, evaluate, parseExpression, parsePairs, truthy } from "../../Public/statecast/expression.js";
-import { fillTemplate, parseActionTemplate } from "../../Public/statecast/action-template.js";
+import { ExpressionError, displayText, evaluate, parseExpression, parsePairs, truthy } from "../../Runtime/statecast/expression.js";
+import { fillTemplate, parseActionTemplate } from "../../Runtime/statecast/action-template.js";
 
 const state = {
   count: 3,

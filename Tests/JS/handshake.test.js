@@ -2,7 +2,7 @@
 // that the server's hello and its answer to the resume settle, in either order.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Handshake } from "../../Public/statecast/handshake.js";
+import { Handshake } from "../../Runtime/statecast/handshake.js";
 
 /** A topic as the handshake reads it. */
 const topic = (name, rev, active = true) => ({ name, rev, active });

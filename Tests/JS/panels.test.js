@@ -1,8 +1,8 @@
 // The connection indicator (classes on <html>, the banner) and the debug panel.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { installConnectionIndicator } from "../../Public/statecast/connection-indicator.js";
-import { formatBytes, installDebugPanel, summarize } from "../../Public/statecast/debug.js";
+import { installConnectionIndicator } from "../../Runtime/statecast/connection-indicator.js";
+import { formatBytes, installDebugPanel, summarize } from "../../Runtime/statecast/debug.js";
 import { FakeEvent, TestPage, settle } from "./support/page.js";
 
 beforeEach((t) => {

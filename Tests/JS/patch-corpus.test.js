@@ -5,8 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { applyPatch, deepEqual } from "../../Public/statecast/patch.js";
-import { formatPointer, lookup, touches } from "../../Public/statecast/pointer.js";
+import { applyPatch, deepEqual } from "../../Runtime/statecast/patch.js";
+import { formatPointer, lookup, touches } from "../../Runtime/statecast/pointer.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 /** Corpus files: ours, plus the diff engine's interop corpus when one was written. */

@@ -1,7 +1,7 @@
 // RFC 6902 application: the appendix examples, atomicity, sharing and change reports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PatchError, applyPatch, deepEqual } from "../../Public/statecast/patch.js";
+import { PatchError, applyPatch, deepEqual } from "../../Runtime/statecast/patch.js";
 
 /** Freezes a value deeply, so any mutation of the input throws in strict mode. */
 function deepFreeze(value) {

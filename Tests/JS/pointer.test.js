@@ -1,8 +1,8 @@
 // RFC 6901 pointers, pointer matching and the pointer index.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PointerError, arrayIndex, formatPointer, lookup, parsePointer, touches } from "../../Public/statecast/pointer.js";
-import { PointerIndex } from "../../Public/statecast/pointer-index.js";
+import { PointerError, arrayIndex, formatPointer, lookup, parsePointer, touches } from "../../Runtime/statecast/pointer.js";
+import { PointerIndex } from "../../Runtime/statecast/pointer-index.js";
 
 // RFC 6901, section 5.
 const rfcDocument = {

@@ -2,7 +2,7 @@
 // client: revision checks, patches, the decision to resync, and what it asks of the port.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { Topic } from "../../Public/statecast/topic.js";
+import { Topic } from "../../Runtime/statecast/topic.js";
 
 let calls;
 let live;
@@ -12,7 +12,7 @@ beforeEach((t) => {
   t.mock.method(console, "error", () => {});
   calls = [];
   live = true;
-  /** @type {import("../../Public/statecast/topic.js").TopicPort} */
+  /** @type {import("../../Runtime/statecast/topic.js").TopicPort} */
   const port = {
     live: () => live,
     send: (message) => {

@@ -149,4 +149,51 @@ struct StaticFileTests {
     #expect(index.status == 404)
     #expect(health.status == 200)
   }
+
+  @Test func embeddedFilesWinOverThePublicDirectoryAndRevalidateWithTheirETag() async throws {
+    let embedded = EmbeddedFile(
+      path: "/app.js", contentType: "text/javascript", text: "export const embedded = 1;\n")
+    let fixture = try TransportFixture.start { $0.embeddedFiles = [embedded] }
+    let first = try httpGet(port: fixture.port, path: "/app.js")
+    let again = try httpGet(port: fixture.port, path: "/app.js", headers: ["If-None-Match": embedded.etag])
+    let stale = try httpGet(port: fixture.port, path: "/app.js", headers: ["If-None-Match": "\"0\""])
+    let other = try httpGet(port: fixture.port, path: "/style.css")
+    await fixture.stop()
+    #expect(first.status == 200)
+    #expect(first.contentType == "text/javascript")
+    #expect(first.text == "export const embedded = 1;\n")
+    #expect(first.headers["etag"] == embedded.etag)
+    #expect(first.headers["cache-control"] == "no-cache")
+    #expect(again.status == 304)
+    #expect(again.body.isEmpty)
+    #expect(stale.status == 200)
+    #expect(other.text == TransportFixture.files["style.css"])
+  }
+
+  @Test func embeddedFilesAreServedWithoutAPublicDirectory() async throws {
+    let embedded = EmbeddedFile(path: "/statecast/early.js", contentType: "text/javascript", text: "1;")
+    let fixture = try TransportFixture.start {
+      $0.publicDirectory = nil
+      $0.embeddedFiles = [embedded]
+    }
+    let file = try httpGet(port: fixture.port, path: "/statecast/early.js")
+    let head = try httpGet(port: fixture.port, path: "/statecast/early.js", method: "HEAD")
+    let below = try httpGet(port: fixture.port, path: "/statecast/early.js/more")
+    await fixture.stop()
+    #expect(file.status == 200)
+    #expect(file.text == "1;")
+    #expect(head.status == 200)
+    #expect(head.body.isEmpty)
+    #expect(below.status == 404)
+  }
+
+  @Test func aMissingPublicDirectoryIsNamedAsSuch() async throws {
+    let configuration = TransportConfiguration(port: 0, publicDirectory: "/nonexistent/statecast-public")
+    let transport = WebSocketTransport(configuration: configuration, handler: RecordingHandler())
+    #expect {
+      try transport.start()
+    } throws: { error in
+      "\(error)".contains("public directory /nonexistent/statecast-public does not exist")
+    }
+  }
 }

@@ -9,6 +9,10 @@
 /// effect died with the old process, say).
 ///
 /// ```swift
+/// The plain ``Feature/makeStore(dependencies:)`` comes with it: the durable one from
+/// ``initialState`` without commits.
+///
+/// ```swift
 /// extension Counter: DurableFeature {
 ///   public static var initialState: State { State() }
 ///   public static func makeStore(
@@ -38,4 +42,11 @@ public protocol DurableFeature: Feature where State: Codable {
 
 extension DurableFeature {
   public static func restored(_ state: State) -> State { state }
+
+  /// A store that starts from ``initialState`` and commits nothing: the plain
+  /// ``Feature/makeStore(dependencies:)`` of a durable feature (a route that is not
+  /// durable, a test), so the feature writes only the durable one.
+  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
+    makeStore(dependencies: dependencies, state: initialState, commit: nil)
+  }
 }

@@ -17,6 +17,11 @@
 /// functions already. Nothing here depends on a server, so feature modules stay
 /// Foundation-only and are tested with `TestStore` alone.
 ///
+/// What has an obvious answer has a default: a feature that needs nothing from outside
+/// leaves out `Dependencies` (it is `Void`, and routes take `dependencies: ()`); one that
+/// records who sent an action implements only ``embed(_:from:)`` (``embed(_:)`` then
+/// embeds as ``Viewer/anonymous``); one that does not implements only ``embed(_:)``.
+///
 /// A feature's type is what a server's routes hold on to and call from every store's
 /// task (`F.embed`, `F.viewState`), so its metatype must be sendable: every ordinary
 /// type's is.
@@ -30,10 +35,13 @@ public protocol Feature: SendableMetatype {
   associatedtype ClientAction: Decodable & Sendable
   /// The projection of the state that browsers see; secrets in the state stay out of it.
   associatedtype ViewState: Encodable & Sendable
-  /// What the store's effects need from the outside world (clocks, files, services).
-  associatedtype Dependencies: Sendable
+  /// What the store's effects need from the outside world (clocks, files, services);
+  /// `Void` when it needs nothing.
+  associatedtype Dependencies: Sendable = Void
 
-  /// Turns a browser's action into the store's action (usually `.client(action)`).
+  /// Turns a browser's action into the store's action (usually `.client(action)`). By
+  /// default ``embed(_:from:)`` with ``Viewer/anonymous``, for a feature that implements
+  /// that one. A feature implements at least one of the two.
   static func embed(_ action: ClientAction) -> Action
   /// Turns a browser's action into the store's action, with who sent it. Implement this
   /// one instead of ``embed(_:)`` when the reducer records authors (`.client(viewer,
@@ -53,7 +61,12 @@ public protocol Feature: SendableMetatype {
 }
 
 extension Feature {
-  public static func embed(_ action: ClientAction, from viewer: Viewer) -> Action { embed(action) }
+  public static func embed(_ action: ClientAction) -> Action {
+    EmbeddingDefault.enter(Self.self) { embed(action, from: .anonymous) }
+  }
+  public static func embed(_ action: ClientAction, from viewer: Viewer) -> Action {
+    EmbeddingDefault.enter(Self.self) { embed(action) }
+  }
   public static func viewState(_ state: State, for viewer: Viewer) -> ViewState { viewState(state) }
   public static var viewDependsOnViewer: Bool { false }
 }

@@ -11,13 +11,18 @@
 ///   state.items.append(Item(title: title, author: viewer.name))
 /// ```
 public struct Viewer: Hashable, Codable, Sendable {
-  /// Stable across reconnects and tabs: two tabs of one person share it.
+  /// Who this is, for access rules and authorship. An authenticated viewer's id is the
+  /// one its authenticator gave: stable across reconnects and tabs, so two tabs of one
+  /// signed-in person share it. A guest's id belongs to its session: a reconnect or a
+  /// resume of that tab keeps it, but every new session (another tab, a tab opened
+  /// after the session expired) is a new guest with a new id.
   public var id: String
   /// What other members see.
   public var name: String
   /// Whether the server authenticated this viewer (a guest was not).
   public var isAuthenticated: Bool
 
+  /// A viewer, authenticated unless said otherwise.
   public init(id: String, name: String, isAuthenticated: Bool = true) {
     self.id = id
     self.name = name

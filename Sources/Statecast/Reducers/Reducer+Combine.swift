@@ -11,7 +11,7 @@ extension Reducer {
     combine(reducers)
   }
 
-  /// Runs several reducers one after another; see ``combine(_:)-(Self...)``.
+  /// Runs several reducers one after another; see ``combine(_:)-(Reducer<State,Action>...)``.
   public static func combine(_ reducers: [Self]) -> Self {
     switch reducers.count {
     case 0: return .empty
@@ -28,7 +28,7 @@ extension Reducer {
     }
   }
 
-  /// Runs this reducer, then `next`; a fluent spelling of ``combine(_:)-(Self...)``.
+  /// Runs this reducer, then `next`; a fluent spelling of ``combine(_:)-(Reducer<State,Action>...)``.
   public func combined(with next: Self) -> Self {
     .combine(self, next)
   }

@@ -48,7 +48,7 @@ public struct Reducer<State, Action: Sendable>: Sendable {
     }
   }
 
-  /// A reducer that never changes the state, a neutral element for ``combine(_:)-(Self...)``.
+  /// A reducer that never changes the state, a neutral element for ``combine(_:)-(Reducer<State,Action>...)``.
   public static var empty: Self {
     Self { _, _ in .none }
   }

@@ -62,6 +62,7 @@ public struct DeepLink: Hashable, Sendable, CustomStringConvertible {
     return result
   }
 
+  /// The path, as a link would carry it.
   public var description: String { path }
 
   /// The component at `index` read as a non-negative decimal integer, or `nil`.

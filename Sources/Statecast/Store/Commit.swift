@@ -23,6 +23,7 @@ public struct Commit<State: Sendable>: Sendable {
   /// ``previous`` to ``state``; at least one.
   public let actionCount: Int
 
+  /// A commit from `previous` to `state`, made by `actionCount` actions.
   public init(previous: State, state: State, actionCount: Int) {
     self.previous = previous
     self.state = state
@@ -51,6 +52,7 @@ public enum CommitError: Error, Sendable, CustomStringConvertible {
   /// The store was closed before the action was sent; it was not reduced.
   case storeClosed
 
+  /// What went wrong, for logs and replies.
   public var description: String {
     switch self {
     case .failed(let error): "the change could not be committed: \(error)"

@@ -14,6 +14,7 @@ public struct StoreStates<State: Sendable, Action: Sendable>: AsyncSequence, Sen
 
   let store: Store<State, Action>
 
+  /// An iterator that starts with the current state.
   public func makeAsyncIterator() -> Iterator {
     Iterator(store: store)
   }
@@ -30,10 +31,12 @@ public struct StoreStates<State: Sendable, Action: Sendable>: AsyncSequence, Sen
       self.store = store
     }
 
+    /// The next state, or `nil` once the store has closed.
     public mutating func next() async -> State? {
       await next(isolation: nil)
     }
 
+    /// The next state, or `nil` once the store has closed, on the caller's actor.
     public mutating func next(isolation actor: isolated (any Actor)?) async -> State? {
       if let store {
         self.store = nil

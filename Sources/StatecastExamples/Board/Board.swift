@@ -138,12 +138,9 @@ public enum Board: Feature {
 extension Board {
   /// A browser's action enters the store with its sender, so the reducer can record
   /// authors and keep drafts apart.
+  /// (An action with no browser behind it, from tools and tests, goes through the
+  /// default `embed(_:)`, as ``Viewer/anonymous``.)
   public static func embed(_ action: ClientAction, from viewer: Viewer) -> Action {
     .client(viewer, action)
-  }
-
-  /// An action with no browser behind it (tools, tests) is sent as ``Viewer/anonymous``.
-  public static func embed(_ action: ClientAction) -> Action {
-    .client(.anonymous, action)
   }
 }

@@ -49,6 +49,7 @@ public struct UpgradeRequestInfo: Sendable {
   /// a browser sends first): none can be trusted.
   public func cookies(named name: String) -> [String] { headers.cookies(named: name) }
 
+  /// A request as the server sees it (tests of authenticators make them too).
   public init(path: String, peerAddress: String = "", headers: [String: String] = [:]) {
     self.headers = UpgradeHeaders(path: path, peerAddress: peerAddress, fields: headers)
   }

@@ -11,9 +11,12 @@ import StatecastJSON
 /// )
 /// ```
 public struct Access<ClientAction>: Sendable {
+  /// Whether a join may proceed.
   public let canJoin: @Sendable (JoinRequest) -> Bool
+  /// Whether a member (as it joined) may send an action.
   public let canSend: @Sendable (JoinRequest, ClientAction) -> Bool
 
+  /// A rule; each part allows everything unless given.
   public init(
     canJoin: @escaping @Sendable (JoinRequest) -> Bool = { _ in true },
     canSend: @escaping @Sendable (JoinRequest, ClientAction) -> Bool = { _, _ in true }

@@ -14,11 +14,14 @@
 /// })
 /// ```
 public struct JoinRefused: Error, Sendable, CustomStringConvertible {
+  /// Why, as the refused browser is told.
   public let reason: String
 
+  /// A refusal saying `reason`.
   public init(_ reason: String) {
     self.reason = reason
   }
 
+  /// The reason.
   public var description: String { reason }
 }

@@ -18,6 +18,7 @@ public struct JoinRequest: Sendable {
   /// after a restart, a member on another process).
   public var address = ""
 
+  /// A join as the server makes it (tests of access rules and store factories make them too).
   public init(topic: String, parameters: [String: String], params: JSON, session: String, viewer: Viewer) {
     self.topic = topic
     self.parameters = parameters

@@ -14,7 +14,7 @@ public import StatecastJSON
 ///   reducer and every member receives the same patch bytes. It is closed when its last
 ///   member has gone, and the server then keeps nothing of it.
 ///
-/// A ``Feature`` describes itself once, so serving it is one line:
+/// A `Feature` describes itself once, so serving it is one line:
 ///
 /// ```swift
 /// StatecastServer(routes: [
@@ -93,7 +93,7 @@ public struct Route: Sendable {
   ///
   /// A durable room's revisions keep increasing across restarts; effects that were in
   /// flight when the process stopped are gone, event sources start again, and the
-  /// feature's `restored(_:)` fixes up what they left (see ``DurableFeature``).
+  /// feature's `restored(_:)` fixes up what they left (see `DurableFeature`).
   /// Parameters as in ``shared(_:_:dependencies:access:)``.
   public static func shared<F: DurableFeature>(
     _ pattern: String,
@@ -109,14 +109,17 @@ public struct Route: Sendable {
   }
 
   /// A per-session topic spelled out piece by piece, for a store that is made from the
-  /// join itself (its parameters or `params`), or a feature with no ``Feature``
+  /// join itself (its parameters or `params`), or a feature with no `Feature`
   /// conformance.
   ///
   /// - Parameters:
+  ///   - pattern: the topic names this route answers, as in
+  ///     ``perSession(_:_:dependencies:access:)``.
   ///   - clientAction: the only action type a browser may send, decoded from the
   ///     message's `action` JSON with `Codable`.
   ///   - embed: turns a client action into the store's action.
   ///   - view: the projection of the state that browsers see.
+  ///   - access: who may join and who may send which action.
   ///   - store: makes the store for a join; throwing ``JoinRefused`` refuses the join
   ///     with its reason.
   public static func perSession<
@@ -164,6 +167,7 @@ public struct Route: Sendable {
   /// - Parameters:
   ///   - prefix: prepended with a `/` to every pattern of the group (`""` for none).
   ///   - access: the rule every route of the group obeys.
+  ///   - routes: the routes of the group.
   public static func group(_ prefix: String = "", access: Access<JSON>, _ routes: [Route]) -> Route {
     Route(topics: routes.flatMap(\.topics).map { $0.inGroup(prefix: prefix, access: access) })
   }

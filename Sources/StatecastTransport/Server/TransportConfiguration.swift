@@ -22,6 +22,9 @@ package struct TransportConfiguration: Sendable {
   /// every `/music/...` path that is not a file with `music.html`. A prefix `/` makes
   /// its file the answer for every path that is not a file.
   package var appPages: [String: String] = [:]
+  /// Files served from memory at their exact paths, before (and whatever) the public
+  /// directory holds there, with or without a public directory.
+  package var embeddedFiles: [EmbeddedFile] = []
   /// A certificate and key that make the port https and wss; `nil` serves plain http.
   package var tls: TLSConfiguration?
   /// The largest inbound message at `/ws`, in bytes, after reassembly of fragments:

@@ -91,7 +91,7 @@ package final class WebSocketTransport: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory),
           isDirectory.boolValue
         else {
-          throw TransportError.invalidConfiguration("package directory \(publicDirectory) does not exist")
+          throw TransportError.invalidConfiguration("public directory \(publicDirectory) does not exist")
         }
       }
       LibWebSocketsLog.configure()

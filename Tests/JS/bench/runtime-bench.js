@@ -2,8 +2,8 @@
 //   node Tests/JS/bench/runtime-bench.js
 // Prints medians for applying patches to large states and for updating a keyed list
 // of the same size on the fake DOM after one row changed.
-import { applyPatch } from "../../../Public/statecast/patch.js";
-import { PointerIndex } from "../../../Public/statecast/pointer-index.js";
+import { applyPatch } from "../../../Runtime/statecast/patch.js";
+import { PointerIndex } from "../../../Runtime/statecast/pointer-index.js";
 import { TestPage, settle } from "../support/page.js";
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

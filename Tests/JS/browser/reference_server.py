@@ -1,7 +1,7 @@
 """A tiny reference server of the Statecast wire protocol, for checking the browser
 runtime in a real browser without building the Swift server.
 
-It serves Public/ and this folder's pages over HTTP and speaks PROTOCOL.md on /ws for
+It serves Public/, the runtime (Runtime/) and this folder's pages over HTTP and speaks PROTOCOL.md on /ws for
 two per-session topics: `counter` and `todos`. States change only through actions, and
 each change goes out as a JSON Patch made by Python's jsonpatch, before the action's
 reply, as the protocol requires. Sessions survive a dropped socket (resume).
@@ -24,6 +24,7 @@ from websockets.http11 import Response
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 PUBLIC = ROOT / "Public"
+RUNTIME = ROOT / "Runtime"
 PAGES = pathlib.Path(__file__).resolve().parent
 
 
@@ -119,7 +120,7 @@ class ReferenceServer:
             path = "/smoke.html"
         if path == "/favicon.ico":
             return Response(204, "No Content", Headers([("Content-Length", "0")]))
-        for base in (PAGES, PUBLIC):
+        for base in (PAGES, RUNTIME, PUBLIC):
             candidate = (base / path.lstrip("/")).resolve()
             if candidate.is_file() and base in candidate.parents:
                 body = candidate.read_bytes()

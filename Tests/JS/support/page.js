@@ -2,8 +2,8 @@
  * A page under test: a fake document and window, a client on a fake network, the
  * binder, and helpers to answer as the server would.
  */
-import { Binder } from "../../../Public/statecast/bindings/binder.js";
-import { Client } from "../../../Public/statecast/client.js";
+import { Binder } from "../../../Runtime/statecast/bindings/binder.js";
+import { Client } from "../../../Runtime/statecast/client.js";
 import { Document, FakeEvent, FakeWindow, html } from "./dom.js";
 import { FakeNetwork } from "./fake-websocket.js";
 import { ManualTimers, settle } from "./manual-timers.js";

@@ -5,11 +5,14 @@ internal import CLibWebSockets
 ///
 /// Files themselves are served by lws' file mount; a request reaches this type when no
 /// file matched (lws then calls `LWS_CALLBACK_HTTP` with the request's path, without the
-/// query string) or when the `/healthz` mount matched.
+/// query string) or when the `/healthz` mount or an embedded file's mount matched.
 enum HTTPResponder {
   /// Answers one request that no file matched. Returns the value the callback returns:
   /// non-zero closes the connection.
   static func respond(_ wsi: OpaquePointer, path: String, transport: WebSocketTransport) -> Int32 {
+    if let file = transport.configuration.embeddedFiles.first(where: { $0.path == path }) {
+      return complete(wsi, EmbeddedFileResponse.send(file, to: wsi))
+    }
     // For a POST, lws hands over the path after the mount point: the request's own is
     // read instead.
     if let route = transport.configuration.postRoutes[LwsHeaders.value(wsi, WSI_TOKEN_POST_URI) ?? path] {

@@ -63,11 +63,13 @@ final class ServerContext: @unchecked Sendable {
     protocols[0].per_session_data_size = MemoryLayout<statecast_session>.size
     protocols[0].rx_buffer_size = 0  // lws' default (4 KiB): larger messages arrive in parts
 
-    // Mounts: `/healthz`, `/readyz`, `/metrics` and the POST routes answered by the
-    // callback, `/` served from the public directory.
+    // Mounts: `/healthz`, `/readyz`, `/metrics`, the POST routes and the embedded files
+    // answered by the callback (a callback mount wins over the file mount), `/` served
+    // from the public directory.
     var last: UnsafeMutablePointer<lws_http_mount>?
     var first: UnsafeMutablePointer<lws_http_mount>?
-    for path in ["/healthz", "/readyz", "/metrics"] + configuration.postRoutes.keys.sorted() {
+    let callbackPaths = ["/healthz", "/readyz", "/metrics"] + configuration.postRoutes.keys.sorted()
+    for path in callbackPaths + configuration.embeddedFiles.map(\.path) {
       let mount = allocations.zeroed(lws_http_mount.self)
       mount.pointee.mountpoint = allocations.string(path)
       mount.pointee.mountpoint_len = UInt8(path.utf8.count)

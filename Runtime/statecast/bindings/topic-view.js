@@ -1,8 +1,9 @@
 /**
  * The bindings under one `data-sc-topic` element, kept in step with its topic.
  *
- * The view joins the topic (with `data-sc-params`, whose placeholders may read the
- * page's location), binds the element's subtree, and on every change re-evaluates
+ * The view joins the topic (its name may take parts of the page's address, see
+ * `topic-name.js`; with `data-sc-params`, whose placeholders may read the page's
+ * location), binds the element's subtree, and on every change re-evaluates
  * only the bindings whose pointers the change touched. The root element's classes
  * tell its life: `sc-joining` until the first state, then `sc-ready`; `sc-failed` or
  * `sc-closed` when the topic ends.
@@ -17,6 +18,7 @@ import { PointerIndex } from "../pointer-index.js";
 import { safeUpdate } from "./binding.js";
 import { Region } from "./region.js";
 import { scanElement } from "./scan.js";
+import { topicName } from "../topic-name.js";
 
 export class TopicView {
   /**
@@ -26,7 +28,7 @@ export class TopicView {
    */
   constructor(root, client, shared) {
     this.root = root;
-    const name = root.getAttribute("data-sc-topic");
+    const name = topicName(root.getAttribute("data-sc-topic"), shared.env.window);
     const params = readParams(root, shared.env);
     /** @type {import("../topic.js").Topic} */
     this.topic = client.join(name, params);

@@ -23,6 +23,7 @@ import { installConnectionIndicator } from "./connection-indicator.js";
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
 export { applyPatch, PatchError } from "./patch.js";
+export { topicName } from "./topic-name.js";
 
 /**
  * The WebSocket URL for a page location: `/ws` on the same host and port.
