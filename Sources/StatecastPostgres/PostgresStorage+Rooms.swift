@@ -11,7 +11,11 @@ extension PostgresStorage {
         """
         SELECT r.revision, r.snapshot_revision, r.snapshot, r.last_used,
           COALESCE(array_agg(j.revision ORDER BY j.revision) FILTER (WHERE j.revision IS NOT NULL), '{}'),
-          COALESCE(array_agg(j.patch ORDER BY j.revision) FILTER (WHERE j.revision IS NOT NULL), '{}')
+          COALESCE(array_agg(j.patch ORDER BY j.revision) FILTER (WHERE j.revision IS NOT NULL), '{}'),
+          ARRAY(
+            SELECT k.key FROM statecast_applied_keys k
+            WHERE k.room = r.id AND k.revision > r.revision - \(JournalEntry.keptKeyRevisions) ORDER BY k.revision
+          )
         FROM statecast_rooms r
         LEFT JOIN statecast_journal j ON j.room = r.id AND j.revision > r.snapshot_revision
         WHERE r.id = \(id)
@@ -19,13 +23,13 @@ extension PostgresStorage {
         """,
         logger: logger
       )
-      for try await (revision, snapshotRevision, snapshot, lastUsed, revisions, patches) in rows.decode(
-        (Int64, Int64, String, Date, [Int64], [String]).self)
+      for try await (revision, snapshotRevision, snapshot, lastUsed, revisions, patches, keys) in rows.decode(
+        (Int64, Int64, String, Date, [Int64], [String], [String]).self)
       {
         return try StoredRows(
           revision: revision, snapshotRevision: snapshotRevision, snapshot: Data(snapshot.utf8),
           lastUsed: lastUsed.timeIntervalSince1970,
-          journal: zip(revisions, patches).map { ($0, Data($1.utf8)) }
+          journal: zip(revisions, patches).map { ($0, Data($1.utf8)) }, appliedKeys: keys
         ).restore(id: id)
       }
       return nil

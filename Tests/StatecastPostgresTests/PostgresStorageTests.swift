@@ -56,6 +56,32 @@ import Testing
     }
   }
 
+  /// Idempotency keys are written with their change and read back by the next opener
+  /// (the next owner of the room).
+  @Test func idempotencyKeysComeBackWithTheRoom() async throws {
+    let url = try await ThrowawayPostgres.shared.freshDatabase()
+    try await withCluster(url) { cluster in
+      _ = try await cluster.backplane.acquireLease(room: "board", ttl: .seconds(30))
+      let journal = try await RoomJournal.open(room: "board", in: cluster.storage, initialState: Board())
+      let store = Store(initialState: journal.restoredState, reducer: boardReducer, commit: journal.commit)
+      try await store.send(.added("a"), idempotencyKey: "key-a").committed()
+      try await store.send(.added("b")).committed()
+      try await store.send(.added("c"), idempotencyKey: "key-c").committed()
+      let reopened = try await RoomJournal.open(room: "board", in: cluster.storage, initialState: Board())
+      #expect(reopened.restoredKeys == ["key-a", "key-c"])
+      // Revision 64 runs the trim of old keys; these are recent, so they stay.
+      var state = try JSONValueEncoder().encode(reopened.restoredState)
+      for revision in Int64(4)...64 {
+        let next: JSON = ["cards": [.string("\(revision)")]]
+        try await cluster.storage.append(
+          JournalEntry(
+            room: "board", revision: revision, patch: JSONPatch.diff(from: state, to: next), state: next))
+        state = next
+      }
+      #expect(try await cluster.storage.loadRoom("board")?.appliedKeys == ["key-a", "key-c"])
+    }
+  }
+
   @Test func anAppendThatDoesNotFollowOnIsARevisionConflictAndWritesNothing() async throws {
     let url = try await ThrowawayPostgres.shared.freshDatabase()
     try await withCluster(url) { cluster in

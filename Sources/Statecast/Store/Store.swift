@@ -106,7 +106,16 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// - Returns: the work the action started; ``StoreTask/finish()`` waits for it.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    if isDurable { return sendDurably(action, reportsFailureToStore: false) }
+    send(action, idempotencyKey: nil)
+  }
+
+  /// Sends an action that carries its sender's idempotency key: a durable store hands
+  /// the key to its commit function together with the change the action made (see
+  /// ``Commit/idempotencyKeys``), so a journal can record that the action is applied in
+  /// the same write that applies it. A store without a commit function ignores the key.
+  @discardableResult
+  public func send(_ action: Action, idempotencyKey: String?) -> StoreTask {
+    if isDurable { return sendDurably(action, reportsFailureToStore: false, idempotencyKey: idempotencyKey) }
     guard !isClosed else { return StoreTask() }
     let effect = reducer.reduce(into: &state, action: action)
     if !observers.isEmpty { notifyObservers() }

@@ -11,6 +11,8 @@ import StatecastStorage
 /// and this node must hold an unexpired lease on it (the lease row is share-locked, so
 /// another node cannot take it over before this transaction ends). An entry that fails
 /// either check gets its own conflict and writes nothing, without failing the others.
+/// The entry's idempotency keys are written in the same transaction; keys older than
+/// ``JournalEntry/keptKeyRevisions`` are dropped every 64 revisions.
 struct PostgresJournalBatch: Sendable {
   let node: String
   let client: PostgresClient
@@ -76,6 +78,25 @@ struct PostgresJournalBatch: Sendable {
           UPDATE statecast_rooms SET revision = \(entry.revision), last_used = now() WHERE id = \(entry.room)
         )
         INSERT INTO statecast_journal (room, revision, patch) VALUES (\(entry.room), \(entry.revision), \(patch))
+        """,
+        logger: logger
+      )
+    }
+    if !entry.idempotencyKeys.isEmpty {
+      try await connection.query(
+        """
+        INSERT INTO statecast_applied_keys (room, key, revision)
+        SELECT \(entry.room), key, \(entry.revision) FROM unnest(\(entry.idempotencyKeys)::text[]) AS key
+        ON CONFLICT (room, key) DO UPDATE SET revision = excluded.revision
+        """,
+        logger: logger
+      )
+    }
+    if entry.revision % 64 == 0 {
+      try await connection.query(
+        """
+        DELETE FROM statecast_applied_keys
+        WHERE room = \(entry.room) AND revision <= \(entry.revision - JournalEntry.keptKeyRevisions)
         """,
         logger: logger
       )

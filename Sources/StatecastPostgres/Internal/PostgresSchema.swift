@@ -10,6 +10,8 @@ import PostgresNIO
 /// - `statecast_rooms`: one row per room: its revision, its latest snapshot (state JSON
 ///   text) and that snapshot's revision, when it was last changed.
 /// - `statecast_journal`: the RFC 6902 patch (JSON text) of each revision after the snapshot.
+/// - `statecast_applied_keys`: the idempotency keys of the actions each room's latest
+///   changes applied, with the revision that applied them.
 /// - `statecast_archived_snapshots`: states replaced by a deliberate fresh start, kept.
 /// - `statecast_sessions`: saved sessions, the node that saved each last.
 /// - `statecast_leases`: which node owns which room until when (the database's clock).
@@ -38,6 +40,15 @@ enum PostgresSchema {
       PRIMARY KEY (room, revision)
     )
     """,
+    """
+    CREATE TABLE IF NOT EXISTS statecast_applied_keys (
+      room text NOT NULL REFERENCES statecast_rooms (id) ON DELETE CASCADE,
+      key text NOT NULL,
+      revision bigint NOT NULL,
+      PRIMARY KEY (room, key)
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS statecast_applied_keys_revision ON statecast_applied_keys (room, revision)",
     """
     CREATE TABLE IF NOT EXISTS statecast_archived_snapshots (
       room text NOT NULL,

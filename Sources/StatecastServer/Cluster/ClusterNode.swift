@@ -271,7 +271,7 @@ final class ClusterNode: @unchecked Sendable {
         let attached = await host.attachRemote(remote.request, node: node, connection: connection)
         self.post(.answer(ref: ref, error: attached ? nil : .notOwner), to: node)
       }
-    case .action(let ref, let node, let topic, let session, let action):
+    case .action(let ref, let node, let topic, let session, let action, let key):
       guard let host = room(topic) else {
         post(.answer(ref: ref, error: .notOwner), to: node)
         return
@@ -279,7 +279,7 @@ final class ClusterNode: @unchecked Sendable {
       // Actions of different members run side by side (their durable commits share a
       // write); one member's actions come one at a time, as its socket sends them.
       Task {
-        let error = await host.performRemote(action, from: session)
+        let error = await host.performRemote(action, key: key, from: session)
         self.post(.answer(ref: ref, error: error), to: node)
       }
     case .detach(let node, let topic, let session, let connection):

@@ -116,14 +116,14 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
     }
   }
 
-  func perform(_ action: JSON, from session: String) async throws(ProtocolError) {
+  func perform(_ action: JSON, key: String?, from session: String) async throws(ProtocolError) {
     for _ in 0..<2 {
       switch lock.withLock({ role }) {
       case .owner(let inner):
-        return try await inner.perform(action, from: session)
+        return try await inner.perform(action, key: key, from: session)
       case .follower(let owner):
         let outcome = await node.request(to: owner) { ref in
-          .action(ref: ref, node: node.id, room: topic, session: session, action: action)
+          .action(ref: ref, node: node.id, room: topic, session: session, action: action, key: key)
         }
         switch outcome {
         case .ok:
@@ -327,10 +327,10 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
   }
 
   /// A member's action from `node`: `nil` when done, else what went wrong.
-  func performRemote(_ action: JSON, from session: String) async -> ClusterMessage.Answer? {
+  func performRemote(_ action: JSON, key: String?, from session: String) async -> ClusterMessage.Answer? {
     guard case .owner(let inner) = lock.withLock({ role }) else { return .notOwner }
     do throws(ProtocolError) {
-      try await inner.perform(action, from: session)
+      try await inner.perform(action, key: key, from: session)
       return nil
     } catch {
       return ClusterMessage.Answer(code: error.code.rawValue, message: error.message)

@@ -16,8 +16,9 @@ protocol TopicHost: AnyObject, Sendable {
   func attach(_ request: JoinRequest, connection: ConnectionID) async throws -> Bool
   /// Decodes `action` as the route's client action, checks the route's access rules and
   /// sends it to the store. When it returns, the reducer has run and any resulting
-  /// patch is already queued.
-  func perform(_ action: JSON, from session: String) async throws(ProtocolError)
+  /// patch is already queued. An action with an idempotency `key` the topic has
+  /// applied already returns at once, applying nothing (see ``AppliedKeys``).
+  func perform(_ action: JSON, key: String?, from session: String) async throws(ProtocolError)
   /// Sets what the member publishes about itself (an object, already bounded in size)
   /// and shows it to every member under `/presence`.
   func setPresence(_ meta: JSON, from session: String) throws(ProtocolError)
