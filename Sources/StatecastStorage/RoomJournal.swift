@@ -84,7 +84,8 @@ public actor RoomJournal<State: Codable & Sendable> {
       }
       try await storage.append(
         JournalEntry(
-          room: room, revision: next, patch: patch, state: tracker.current, idempotencyKeys: commit.idempotencyKeys))
+          room: room, revision: next, patch: patch, state: tracker.current,
+          idempotencyKeys: commit.idempotencyKeys))
     } catch {
       tracker.reset()
       _ = try? tracker.update(to: commit.previous)

@@ -160,9 +160,11 @@ import Testing
     defer { directory.remove() }
     let storage = try SQLiteStorage(directory: directory.url)
     let journal = try await RoomJournal.open(room: "r", in: storage, initialState: Board())
-    try await journal.commit(Commit(previous: Board(), state: Board(title: "1"), actionCount: 1, idempotencyKeys: ["k1"]))
     try await journal.commit(
-      Commit(previous: Board(title: "1"), state: Board(title: "2"), actionCount: 2, idempotencyKeys: ["k2", "k3"]))
+      Commit(previous: Board(), state: Board(title: "1"), actionCount: 1, idempotencyKeys: ["k1"]))
+    try await journal.commit(
+      Commit(
+        previous: Board(title: "1"), state: Board(title: "2"), actionCount: 2, idempotencyKeys: ["k2", "k3"]))
     // A change of nothing is not journaled, and neither are its keys.
     try await journal.commit(
       Commit(previous: Board(title: "2"), state: Board(title: "2"), actionCount: 1, idempotencyKeys: ["k4"]))

@@ -34,7 +34,8 @@ extension Store {
     }
     pipeline!.pending.append(
       .init(
-        steps: steps, handle: handle, reportsFailureToStore: reportsFailureToStore, idempotencyKey: idempotencyKey))
+        steps: steps, handle: handle, reportsFailureToStore: reportsFailureToStore,
+        idempotencyKey: idempotencyKey))
     if !pipeline!.isCommitting {
       pipeline!.isCommitting = true
       // Runs after this send returns, so actions sent in the same turn share the commit.

@@ -85,7 +85,9 @@ enum ClientMessage: Sendable {
       case nil, .null?:
         return .success(.action(topic: topic, action: action, key: nil))
       case .string(let key)?:
-        if let problem = AppliedKeys.problem(with: key) { return .failure(ProtocolError(.badMessage, problem)) }
+        if let problem = AppliedKeys.problem(with: key) {
+          return .failure(ProtocolError(.badMessage, problem))
+        }
         return .success(.action(topic: topic, action: action, key: key))
       default:
         return .failure(ProtocolError(.badMessage, "\"key\" must be a string"))

@@ -39,7 +39,8 @@ final class AppliedKeys: @unchecked Sendable {
   static func problem(with key: String) -> String? {
     guard !key.isEmpty, key.utf8.count <= maxKeyLength,
       key.utf8.allSatisfy({ byte in
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
           || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
           || byte == UInt8(ascii: "_")
       })

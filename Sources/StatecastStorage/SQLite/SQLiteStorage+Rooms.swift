@@ -21,7 +21,8 @@ extension SQLiteStorage {
         )
         return StoredRows(
           revision: room["revision"], snapshotRevision: snapshotRevision, snapshot: room["snapshot"],
-          lastUsed: room["lastUsed"], journal: journal.map { ($0["revision"], $0["patch"]) }, appliedKeys: keys
+          lastUsed: room["lastUsed"], journal: journal.map { ($0["revision"], $0["patch"]) },
+          appliedKeys: keys
         )
       }
     }

@@ -29,8 +29,10 @@ import Testing
     #expect(action == .null && key == nil)
 
     guard
-      case .action(_, _, let key) = try parse(#"{"op":"action","ref":2,"topic":"t","action":{},"key":"a-1_Z"}"#)
-        .result.get()
+      case .action(_, _, let key) = try parse(
+        #"{"op":"action","ref":2,"topic":"t","action":{},"key":"a-1_Z"}"#
+      )
+      .result.get()
     else { Issue.record("not an action"); return }
     #expect(key == "a-1_Z")
 

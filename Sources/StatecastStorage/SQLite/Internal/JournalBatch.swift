@@ -54,8 +54,10 @@ enum JournalBatch {
         .execute(arguments: [key, entry.revision, Data(entry.patch.serialized())])
     }
     for idempotencyKey in entry.idempotencyKeys {
-      try db.cachedStatement(sql: "INSERT OR REPLACE INTO appliedKey (roomKey, key, revision) VALUES (?, ?, ?)")
-        .execute(arguments: [key, idempotencyKey, entry.revision])
+      try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO appliedKey (roomKey, key, revision) VALUES (?, ?, ?)"
+      )
+      .execute(arguments: [key, idempotencyKey, entry.revision])
     }
     if entry.revision % 64 == 0 {
       try db.cachedStatement(sql: "DELETE FROM appliedKey WHERE roomKey = ? AND revision <= ?")
