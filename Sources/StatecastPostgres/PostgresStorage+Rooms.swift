@@ -14,10 +14,10 @@ extension PostgresStorage {
           COALESCE(array_agg(j.patch ORDER BY j.revision) FILTER (WHERE j.revision IS NOT NULL), '{}'),
           ARRAY(
             SELECT k.key FROM statecast_applied_keys k
-            WHERE k.room = r.id AND k.revision > r.revision - \(JournalEntry.keptKeyRevisions) ORDER BY k.revision
+            WHERE k.room_key = r.key AND k.revision > r.revision - \(JournalEntry.keptKeyRevisions) ORDER BY k.revision
           )
         FROM statecast_rooms r
-        LEFT JOIN statecast_journal j ON j.room = r.id AND j.revision > r.snapshot_revision
+        LEFT JOIN statecast_room_journal j ON j.room_key = r.key AND j.revision > r.snapshot_revision
         WHERE r.id = \(id)
         GROUP BY r.id
         """,
@@ -81,14 +81,17 @@ extension PostgresStorage {
             SELECT id, revision, json_build_object(
               'snapshot', snapshot::json, 'snapshotRevision', snapshot_revision,
               'journal', COALESCE(
-                (SELECT json_agg(patch::json ORDER BY revision) FROM statecast_journal WHERE room = \(id)), '[]'::json)
+                (SELECT json_agg(j.patch::json ORDER BY j.revision) FROM statecast_room_journal j
+                  WHERE j.room_key = statecast_rooms.key), '[]'::json)
             )::text, now()
             FROM statecast_rooms WHERE id = \(id)
             ON CONFLICT (room, revision) DO UPDATE SET snapshot = EXCLUDED.snapshot, archived_at = EXCLUDED.archived_at
             """,
             logger: logger
           )
-          try await connection.query("DELETE FROM statecast_journal WHERE room = \(id)", logger: logger)
+          try await connection.query(
+            "DELETE FROM statecast_room_journal WHERE room_key = (SELECT key FROM statecast_rooms WHERE id = \(id))",
+            logger: logger)
         }
         let revision = current + 1
         let updated = try await connection.query(

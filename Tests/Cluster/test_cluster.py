@@ -258,3 +258,19 @@ def test_a_retry_with_its_key_is_applied_once_by_the_next_owner(start_cluster):
     assert fresh.states[room]["count"] == 1
     reply, _ = fresh.action(room, INCREMENT, key="failover-key-2")
     assert reply["status"] == "ok" and fresh.states[room]["count"] == 2
+
+
+def test_new_rooms_made_through_another_process_count_against_the_quota(start_cluster):
+    """A member on a follower creates rooms that another process runs: the first change
+    of each is counted where the room runs, against the member's viewer and address."""
+    runner, follower = start_cluster(2, "--max-new-rooms-per-viewer", "2")
+    opener = Client(ws_url(runner))
+    member = Client(ws_url(follower))
+    codes = []
+    for index in range(3):
+        room = f"counter/forwarded-quota-{time.monotonic_ns()}-{index}"
+        opener.join(room)  # the runner opens the room first, so it runs it
+        member.join(room)
+        reply, _ = member.action(room, INCREMENT)
+        codes.append(reply.get("error", {}).get("code", reply["status"]))
+    assert codes == ["ok", "ok", "rate_limited"]

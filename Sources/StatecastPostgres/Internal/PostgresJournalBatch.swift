@@ -42,7 +42,7 @@ struct PostgresJournalBatch: Sendable {
   private func write(_ entry: JournalEntry, on connection: PostgresConnection) async throws -> StorageError? {
     let rows = try await connection.query(
       """
-      SELECT r.revision, r.snapshot_revision, l.node IS NOT NULL
+      SELECT r.key, r.revision, r.snapshot_revision, l.node IS NOT NULL
       FROM statecast_rooms r
       LEFT JOIN LATERAL (
         SELECT node FROM statecast_leases
@@ -52,8 +52,8 @@ struct PostgresJournalBatch: Sendable {
       """,
       logger: logger
     )
-    var found: (revision: Int64, snapshotRevision: Int64, leased: Bool)?
-    for try await row in rows.decode((Int64, Int64, Bool).self) { found = row }
+    var found: (key: Int64, revision: Int64, snapshotRevision: Int64, leased: Bool)?
+    for try await row in rows.decode((Int64, Int64, Int64, Bool).self) { found = row }
     guard let found, found.revision == entry.revision - 1, found.leased else {
       return .revisionConflict(room: entry.room, expected: entry.revision, found: found?.revision)
     }
@@ -66,7 +66,7 @@ struct PostgresJournalBatch: Sendable {
             snapshot = \(snapshot), last_used = now()
           WHERE id = \(entry.room)
         )
-        DELETE FROM statecast_journal WHERE room = \(entry.room)
+        DELETE FROM statecast_room_journal WHERE room_key = \(found.key)
         """,
         logger: logger
       )
@@ -77,7 +77,7 @@ struct PostgresJournalBatch: Sendable {
         WITH room AS (
           UPDATE statecast_rooms SET revision = \(entry.revision), last_used = now() WHERE id = \(entry.room)
         )
-        INSERT INTO statecast_journal (room, revision, patch) VALUES (\(entry.room), \(entry.revision), \(patch))
+        INSERT INTO statecast_room_journal (room_key, revision, patch) VALUES (\(found.key), \(entry.revision), \(patch))
         """,
         logger: logger
       )
@@ -85,9 +85,9 @@ struct PostgresJournalBatch: Sendable {
     if !entry.idempotencyKeys.isEmpty {
       try await connection.query(
         """
-        INSERT INTO statecast_applied_keys (room, key, revision)
-        SELECT \(entry.room), key, \(entry.revision) FROM unnest(\(entry.idempotencyKeys)::text[]) AS key
-        ON CONFLICT (room, key) DO UPDATE SET revision = excluded.revision
+        INSERT INTO statecast_applied_keys (room_key, key, revision)
+        SELECT \(found.key), key, \(entry.revision) FROM unnest(\(entry.idempotencyKeys)::text[]) AS key
+        ON CONFLICT (room_key, key) DO UPDATE SET revision = excluded.revision
         """,
         logger: logger
       )
@@ -96,7 +96,7 @@ struct PostgresJournalBatch: Sendable {
       try await connection.query(
         """
         DELETE FROM statecast_applied_keys
-        WHERE room = \(entry.room) AND revision <= \(entry.revision - JournalEntry.keptKeyRevisions)
+        WHERE room_key = \(found.key) AND revision <= \(entry.revision - JournalEntry.keptKeyRevisions)
         """,
         logger: logger
       )

@@ -163,7 +163,8 @@ final class Connection: @unchecked Sendable {
     case .action(let topic, let action, let key):
       try spendAllowance()
       try await topics.perform(
-        action, key: key, on: topic, from: session.id, creator: (session.viewer.id, address))
+        action, key: key, on: topic, from: session.id,
+        creator: RoomCreator(viewer: session.viewer.id, address: address))
       return []
 
     case .leave(let topic):

@@ -291,7 +291,10 @@ final class StoreHost<
 
   // MARK: Actions and presence
 
-  func perform(_ action: JSON, key: String?, from session: String) async throws(ProtocolError) {
+  /// The new-room quota is the registry's to count here (`creator` is unused).
+  func perform(_ action: JSON, key: String?, from session: String, creator: RoomCreator?)
+    async throws(ProtocolError)
+  {
     try await appliedKeys.perform(key: key) { () async throws(ProtocolError) in
       try await apply(action, key: key, from: session)
     }
