@@ -1,5 +1,6 @@
 import Foundation
 import Statecast
+import StatecastClient
 import StatecastJSON
 import Testing
 
@@ -71,5 +72,30 @@ import Testing
   @Test func usableKeys() {
     #expect(AppliedKeys.problem(with: "Zm9v-YmFy_0123456789ab") == nil)
     #expect(AppliedKeys.problem(with: String(repeating: "a", count: 64)) == nil)
+  }
+}
+
+/// The same over real sockets, with the Swift client: members of one room retrying one
+/// action apply it once.
+@Suite(.timeLimit(.minutes(1))) struct AppliedKeysOverSocketsTests {
+  @Test func aKeySentTwiceByTwoMembersIsAppliedOnce() async throws {
+    let fixture = try ServerFixture.start()
+    let ada = try await fixture.connect()
+    let bob = try await fixture.connect()
+    let room = try await ada.join("room/keys")
+    _ = try await bob.join("room/keys")
+    try await ada.send(action: Ticker.ClientAction.increment, to: "room/keys", idempotencyKey: "once")
+    try await ada.send(action: Ticker.ClientAction.increment, to: "room/keys", idempotencyKey: "once")
+    try await bob.send(action: Ticker.ClientAction.increment, to: "room/keys", idempotencyKey: "once")
+    try await bob.send(action: Ticker.ClientAction.increment, to: "room/keys", idempotencyKey: "twice")
+    #expect(await waitForState(room) { $0["count"] == 2 } != nil)
+    do {
+      try await ada.send(action: Ticker.ClientAction.increment, to: "room/keys", idempotencyKey: "not a key")
+      Issue.record("an unusable key should be refused")
+    } catch let error as StatecastError {
+      #expect(error.code == "bad_message")
+    }
+    #expect(room.state?["count"] == 2)
+    await fixture.stop()
   }
 }
