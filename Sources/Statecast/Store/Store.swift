@@ -106,7 +106,12 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// - Returns: the work the action started; ``StoreTask/finish()`` waits for it.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    send(action, idempotencyKey: nil)
+    if isDurable { return sendDurably(action, reportsFailureToStore: false, idempotencyKey: nil) }
+    guard !isClosed else { return StoreTask() }
+    let effect = reducer.reduce(into: &state, action: action)
+    if !observers.isEmpty { notifyObservers() }
+    if effect.isNone && middlewares.isEmpty { return StoreTask() }
+    return startWork(of: action, effect: effect)
   }
 
   /// Sends an action that carries its sender's idempotency key: a durable store hands
@@ -115,12 +120,8 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// the same write that applies it. A store without a commit function ignores the key.
   @discardableResult
   public func send(_ action: Action, idempotencyKey: String?) -> StoreTask {
-    if isDurable { return sendDurably(action, reportsFailureToStore: false, idempotencyKey: idempotencyKey) }
-    guard !isClosed else { return StoreTask() }
-    let effect = reducer.reduce(into: &state, action: action)
-    if !observers.isEmpty { notifyObservers() }
-    if effect.isNone && middlewares.isEmpty { return StoreTask() }
-    return startWork(of: action, effect: effect)
+    guard isDurable else { return send(action) }
+    return sendDurably(action, reportsFailureToStore: false, idempotencyKey: idempotencyKey)
   }
 
   /// Cancels every task the store owns (effects, middlewares, event sources), waits
