@@ -116,6 +116,17 @@ export class Client extends Emitter {
   }
 
   /**
+   * Takes over the session a server-rendered page was rendered in (`rendered-page.js`):
+   * its topics start at the rendered state, and the first socket resumes the session
+   * from the rendered revisions. Before `start()`.
+   * @param {import("./rendered-page.js").RenderedPage} page
+   */
+  resumeRendered(page) {
+    if (this.#session === null) this.#session = page.session;
+    this.#registry.seedRendered(page.topics);
+  }
+
+  /**
    * Leaves the topics the early socket joined that nothing has claimed with `join`
    * (the page changed or removed their element before binding). `statecast.js` calls
    * it once it has bound the document.

@@ -19,6 +19,7 @@
 import { Binder } from "./bindings/binder.js";
 import { Client } from "./client.js";
 import { installConnectionIndicator } from "./connection-indicator.js";
+import { readRenderedPage } from "./rendered-page.js";
 
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
@@ -139,6 +140,8 @@ export const statecast = {
 };
 
 if (inBrowser) {
+  const rendered = readRenderedPage(document);
+  if (rendered) client.resumeRendered(rendered);
   client.start();
   window.addEventListener("online", () => client.retryNow());
   document.addEventListener("visibilitychange", () => {

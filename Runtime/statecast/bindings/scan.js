@@ -58,6 +58,7 @@ const KNOWN = new Set([
   "data-sc-reset",
   "data-sc-cloak",
   "data-sc-error",
+  "data-sc-rendered",
 ]);
 
 /** @type {Set<string>} */

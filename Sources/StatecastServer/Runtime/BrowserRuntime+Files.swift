@@ -820,6 +820,9 @@ const own = dependenciesOf([expression]);
 this.dependencies = own.dependencies;
 this.usesIndex = own.usesIndex;
 this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
+for (const child of Array.from( (container.children))) {
+if (child.hasAttribute("data-sc-rendered")) container.removeChild(child);
+}
 }
 update(scope, changed) {
 const value = evaluate(this.expression, scope);
@@ -1123,6 +1126,7 @@ const KNOWN = new Set([
 "data-sc-reset",
 "data-sc-cloak",
 "data-sc-error",
+"data-sc-rendered",
 ]);
 const reportedUnknown = new Set();
 function scanElement(element, region, context, isViewRoot = false) {
@@ -1686,75 +1690,6 @@ return { session: typeof reply.session === "string" ? reply.session : fresh, res
 }
 }
 
-// ---- statecast/early-joins.js ----
-
-class EarlyJoins {
-#early;
-#host;
-#answers = new Map();
-#unclaimed = new Set();
-#refused = new Set();
-#leaveFirst = new Set();
-constructor(early, host) {
-this.#early = early;
-this.#host = host;
-}
-adopt() {
-const early = this.#early;
-this.#early = undefined;
-if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
-for (const join of early.joins) {
-const { ref, topic: name } = join ?? {};
-if (!Number.isSafeInteger(ref) || ref < 1) continue;
-if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
-this.#host.adopt(ref).catch(() => {});
-continue;
-}
-const topic = this.#host.add(name);
-this.#unclaimed.add(topic);
-this.#answers.set(topic, this.#host.adopt(ref));
-}
-}
-takeAnswers() {
-const answers = this.#answers;
-this.#answers = new Map();
-return answers;
-}
-claim(topic, params) {
-if (params === undefined && this.#refused.has(topic)) return topic;
-if (!this.#unclaimed.delete(topic)) return undefined;
-if (topic.status === "failed") {
-if (params !== undefined) return null;
-if (topic.error) this.#host.report(topic.error, topic.name);
-this.#refused.add(topic);
-return topic;
-}
-if (params === undefined) return topic;
-topic.markLeft();
-this.#leaveFirst.add(topic.name);
-return null;
-}
-isUnclaimed(topic) {
-return this.#unclaimed.has(topic);
-}
-leavesFirst(name) {
-return this.#leaveFirst.delete(name);
-}
-sessionLost() {
-this.#leaveFirst.clear();
-}
-leaveUnclaimed() {
-for (const topic of this.#refused) this.#host.forget(topic);
-this.#refused.clear();
-for (const topic of [...this.#unclaimed]) {
-this.#unclaimed.delete(topic);
-if (this.#host.topic(topic.name) !== topic) continue;
-if (topic.active) topic.leave();
-else this.#host.forget(topic);
-}
-}
-}
-
 // ---- statecast/patch.js ----
 
 class PatchError extends Error {
@@ -1979,6 +1914,81 @@ return op.value;
 function requireFrom(op) {
 if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
 return op.from;
+}
+
+// ---- statecast/early-joins.js ----
+
+class EarlyJoins {
+#early;
+#host;
+#answers = new Map();
+#unclaimed = new Set();
+#refused = new Set();
+#leaveFirst = new Set();
+constructor(early, host) {
+this.#early = early;
+this.#host = host;
+}
+adopt() {
+const early = this.#early;
+this.#early = undefined;
+if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
+for (const join of early.joins) {
+const { ref, topic: name } = join ?? {};
+if (!Number.isSafeInteger(ref) || ref < 1) continue;
+if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
+this.#host.adopt(ref).catch(() => {});
+continue;
+}
+const topic = this.#host.add(name);
+this.#unclaimed.add(topic);
+this.#answers.set(topic, this.#host.adopt(ref));
+}
+}
+seed(name, rendered) {
+const topic = this.#host.add(name, rendered.params);
+topic.receive({ op: "snapshot", topic: name, rev: rendered.rev, state: rendered.state });
+this.#unclaimed.add(topic);
+return topic;
+}
+takeAnswers() {
+const answers = this.#answers;
+this.#answers = new Map();
+return answers;
+}
+claim(topic, params) {
+if (params === undefined && this.#refused.has(topic)) return topic;
+if (!this.#unclaimed.delete(topic)) return undefined;
+if (topic.status === "failed") {
+if (params !== undefined) return null;
+if (topic.error) this.#host.report(topic.error, topic.name);
+this.#refused.add(topic);
+return topic;
+}
+if (params === undefined || (topic.params !== undefined && deepEqual(params, topic.params))) return topic;
+topic.markLeft();
+this.#leaveFirst.add(topic.name);
+return null;
+}
+isUnclaimed(topic) {
+return this.#unclaimed.has(topic);
+}
+leavesFirst(name) {
+return this.#leaveFirst.delete(name);
+}
+sessionLost() {
+this.#leaveFirst.clear();
+}
+leaveUnclaimed() {
+for (const topic of this.#refused) this.#host.forget(topic);
+this.#refused.clear();
+for (const topic of [...this.#unclaimed]) {
+this.#unclaimed.delete(topic);
+if (this.#host.topic(topic.name) !== topic) continue;
+if (topic.active) topic.leave();
+else this.#host.forget(topic);
+}
+}
 }
 
 // ---- statecast/presence.js ----
@@ -2253,7 +2263,7 @@ setTimeout: host.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
 this.#early = new EarlyJoins(host.early, {
 adopt: (ref) => this.#connection.adopt(ref),
 topic: (name) => this.#topics.get(name),
-add: (name) => this.#add(name, undefined),
+add: (name, params) => this.#add(name, params),
 forget: (topic) => this.#forget(topic),
 report: (error, topic) => host.report(error, { topic }),
 });
@@ -2266,6 +2276,9 @@ return this.#pendingLeaves.size > 0;
 }
 adoptEarlyJoins() {
 this.#early.adopt();
+}
+seedRendered(topics) {
+for (const [name, rendered] of topics) if (!this.#topics.has(name)) this.#early.seed(name, rendered);
 }
 leaveUnclaimed() {
 this.#early.leaveUnclaimed();
@@ -2452,6 +2465,10 @@ start() {
 this.#registry.adoptEarlyJoins();
 this.#connection.start();
 }
+resumeRendered(page) {
+if (this.#session === null) this.#session = page.session;
+this.#registry.seedRendered(page.topics);
+}
 leaveUnclaimed() {
 this.#registry.leaveUnclaimed();
 }
@@ -2586,6 +2603,32 @@ banner.remove();
 };
 }
 
+// ---- statecast/rendered-page.js ----
+
+const RENDERED_PAGE_ID = "statecast-page";
+function readRenderedPage(document) {
+const element = document?.getElementById?.(RENDERED_PAGE_ID);
+if (!element) return null;
+return parseRenderedPage(element.textContent ?? "");
+}
+function parseRenderedPage(text) {
+let data;
+try {
+data = JSON.parse(text);
+} catch {
+console.warn("statecast: the page's rendered session is not JSON; joining afresh");
+return null;
+}
+if (!data || typeof data.session !== "string" || data.session === "" || !data.topics || typeof data.topics !== "object") return null;
+const topics = new Map();
+for (const [name, topic] of Object.entries(data.topics)) {
+if (!topic || typeof topic !== "object" || !Number.isSafeInteger(topic.rev)) continue;
+const params = topic.params && typeof topic.params === "object" && !Array.isArray(topic.params) ? topic.params : undefined;
+topics.set(name, { rev: topic.rev, state: topic.state, params });
+}
+return { session: data.session, topics };
+}
+
 // ---- statecast/index.js ----
 
 export { Client };
@@ -2643,6 +2686,8 @@ client.retryNow();
 client,
 };
 if (inBrowser) {
+const rendered = readRenderedPage(document);
+if (rendered) client.resumeRendered(rendered);
 client.start();
 window.addEventListener("online", () => client.retryNow());
 document.addEventListener("visibilitychange", () => {
@@ -3225,6 +3270,9 @@ form.sc-loading button[type="submit"]::after {
       early.joined = true;
       var roots, i, name, seen = {};
       try {
+        // A page the server rendered resumes the session its request opened instead
+        // (the runtime's first flight): its topics are joined already.
+        if (document.querySelectorAll("script#statecast-page").length) return;
         roots = document.querySelectorAll("[data-sc-topic]:not([data-sc-params]):not([data-sc-topic] *)");
       } catch (x) {
         return;
