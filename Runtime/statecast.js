@@ -1116,6 +1116,7 @@ const KNOWN = new Set([
 "data-sc-cloak",
 "data-sc-error",
 "data-sc-rendered",
+"data-sc-navigate",
 ]);
 const reportedUnknown = new Set();
 function scanElement(element, region, context, isViewRoot = false) {
@@ -2269,6 +2270,15 @@ this.#early.adopt();
 seedRendered(topics) {
 for (const [name, rendered] of topics) if (!this.#topics.has(name)) this.#early.seed(name, rendered);
 }
+seedJoined(topics) {
+for (const [name, rendered] of topics) {
+if (this.#topics.get(name)?.active) continue;
+this.#pendingLeaves.delete(name);
+const topic = this.#early.seed(name, rendered);
+topic.markJoined();
+this.#presence.joined(name);
+}
+}
 leaveUnclaimed() {
 this.#early.leaveUnclaimed();
 }
@@ -2458,6 +2468,15 @@ resumeRendered(page) {
 if (this.#session === null) this.#session = page.session;
 this.#registry.seedRendered(page.topics);
 }
+async navigate(path) {
+if (this.#connectionState !== "connected") throw new StatecastError("connection_lost", "not connected");
+const reply = await this.#connection.request({ op: "navigate", path });
+if (reply.status !== "ok" || typeof reply.html !== "string") throw StatecastError.fromReply(reply);
+return reply.html;
+}
+adoptNavigated(topics) {
+this.#registry.seedJoined(topics);
+}
 leaveUnclaimed() {
 this.#registry.leaveUnclaimed();
 }
@@ -2618,6 +2637,141 @@ topics.set(name, { rev: topic.rev, state: topic.state, params });
 return { session: data.session, topics };
 }
 
+// ---- statecast/navigation.js ----
+
+const NAVIGATE_TIMEOUT = 8000;
+class LiveNavigation {
+#host;
+#unbind;
+#shown;
+#generation = 0;
+constructor(host, unbind) {
+this.#host = host;
+this.#unbind = unbind;
+const { location, history } = host.window;
+this.#shown = location.pathname + location.search;
+history.replaceState({ ...(history.state ?? {}), statecast: entryState(history.state) }, "", location.href);
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+host.document.addEventListener("click", ( event) => this.#clicked(event));
+host.window.addEventListener("popstate", ( event) => this.#popped(event));
+}
+async navigate(href, options = {}) {
+const { client, document, window } = this.#host;
+const url = new URL(href, window.location.href);
+const generation = ++this.#generation;
+if (options.push !== false) this.#remember();
+let html;
+try {
+html = await withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
+} catch {
+if (generation === this.#generation) window.location.assign(url.href);
+return;
+}
+if (generation !== this.#generation) return;
+const next = new window.DOMParser().parseFromString(html, "text/html");
+const rendered = readRenderedPage(next);
+if (rendered) client.adoptNavigated(rendered.topics);
+swapDocument(document, next);
+if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
+this.#shown = url.pathname + url.search;
+const unbindOld = this.#unbind;
+this.#unbind = this.#host.bind(document);
+unbindOld();
+this.#host.bound();
+runScripts(document);
+const [x, y] = options.scroll ?? [0, 0];
+window.scrollTo(x, y);
+if (options.focus) restoreFocus(document, options.focus);
+else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
+}
+#remember() {
+const { window, document } = this.#host;
+const state = window.history.state ?? {};
+window.history.replaceState(
+{ ...state, statecast: { scroll: [window.scrollX, window.scrollY], focus: focusMark(document) } },
+"",
+window.location.href,
+);
+}
+#clicked(event) {
+if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+const link = event.target?.closest?.("a[href]");
+if (!link || !opted(link)) return;
+if ((link.getAttribute("target") ?? "_self") !== "_self" || link.hasAttribute("download")) return;
+const { window } = this.#host;
+const url = new URL(link.href, window.location.href);
+if (url.origin !== window.location.origin) return;
+if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash !== "") return;
+event.preventDefault();
+this.navigate(url.href).catch(() => window.location.assign(url.href));
+}
+#popped(event) {
+const entry = event.state?.statecast;
+const { location } = this.#host.window;
+if (!entry || location.pathname + location.search === this.#shown) return;
+this.navigate(location.href, { push: false, scroll: entry.scroll, focus: entry.focus }).catch(() => location.reload());
+}
+}
+function opted(link) {
+const region = link.closest("[data-sc-navigate]");
+return region !== null && region.getAttribute("data-sc-navigate") !== "false";
+}
+function focusMark(document) {
+const element = document.activeElement;
+if (!element || element === document.body) return null;
+const href = element.getAttribute?.("href") ?? null;
+const index = href === null ? 0 : Array.from(document.querySelectorAll("a[href]")).filter(( a) => a.getAttribute("href") === href).indexOf(element);
+return { id: element.id || null, href, index: Math.max(index, 0) };
+}
+function restoreFocus(document, mark) {
+let element = mark.id ? document.getElementById(mark.id) : null;
+if (!element && mark.href !== null) {
+element = Array.from(document.querySelectorAll("a[href]")).filter(( a) => a.getAttribute("href") === mark.href)[mark.index];
+}
+element?.focus?.({ preventScroll: true });
+}
+function entryState(state) {
+return state?.statecast ?? { scroll: [0, 0], focus: null };
+}
+function swapDocument(document, next) {
+document.title = next.title;
+const head = document.head;
+const links = new Set(Array.from(head.querySelectorAll("link[rel=stylesheet]"), ( link) => link.getAttribute("href")));
+for (const style of Array.from(head.querySelectorAll("style"))) (style).remove();
+for (const element of Array.from(next.head.querySelectorAll("style, link[rel=stylesheet]"))) {
+const node = (element);
+if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
+head.appendChild(document.importNode(node, true));
+}
+document.body.replaceWith(document.importNode(next.body, true));
+}
+function runScripts(document) {
+for (const old of Array.from(document.body.querySelectorAll("script"))) {
+const script = (old);
+const type = script.getAttribute("type");
+if (type !== null && type !== "module" && type !== "text/javascript") continue;
+const fresh = document.createElement("script");
+for (const { name, value } of Array.from( (script.attributes))) fresh.setAttribute(name, value);
+fresh.textContent = script.textContent;
+script.replaceWith(fresh);
+}
+}
+function withTimeout(promise, ms) {
+return new Promise((resolve, reject) => {
+const timer = setTimeout(() => reject(new Error("navigation timed out")), ms);
+promise.then(
+(value) => {
+clearTimeout(timer);
+resolve(value);
+},
+(error) => {
+clearTimeout(timer);
+reject(error);
+},
+);
+});
+}
+
 // ---- statecast/index.js ----
 
 export { Client };
@@ -2673,6 +2827,7 @@ retryNow() {
 client.retryNow();
 },
 client,
+navigation: (null),
 };
 if (inBrowser) {
 const rendered = readRenderedPage(document);
@@ -2691,8 +2846,12 @@ const bindDocument = () => {
 if (started) return;
 started = true;
 installConnectionIndicator(client, document);
-binder.bind(document);
+const unbind = binder.bind(document);
 client.leaveUnclaimed();
+statecast.navigation = new LiveNavigation(
+{ client, document, window, bind: (root) => binder.bind(root), bound: () => client.leaveUnclaimed() },
+unbind,
+);
 if (debug) {
 import("./statecast/debug.js")
 .then(({ installDebugPanel }) => {

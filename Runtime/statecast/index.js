@@ -19,6 +19,7 @@
 import { Binder } from "./bindings/binder.js";
 import { Client } from "./client.js";
 import { installConnectionIndicator } from "./connection-indicator.js";
+import { LiveNavigation } from "./navigation.js";
 import { readRenderedPage } from "./rendered-page.js";
 
 export { Client } from "./client.js";
@@ -137,6 +138,13 @@ export const statecast = {
 
   /** The underlying protocol client (topics, session, tracing). */
   client,
+
+  /**
+   * Live navigation between the app's pages, once the document is bound:
+   * `statecast.navigation.navigate(href)` shows a page over the socket.
+   * @type {LiveNavigation | null}
+   */
+  navigation: /** @type {LiveNavigation | null} */ (null),
 };
 
 if (inBrowser) {
@@ -157,8 +165,12 @@ if (inBrowser) {
     if (started) return;
     started = true;
     installConnectionIndicator(client, document);
-    binder.bind(document);
+    const unbind = binder.bind(document);
     client.leaveUnclaimed();
+    statecast.navigation = new LiveNavigation(
+      { client, document, window, bind: (root) => binder.bind(root), bound: () => client.leaveUnclaimed() },
+      unbind,
+    );
     if (debug) {
       import("./debug.js")
         .then(({ installDebugPanel }) => {

@@ -95,6 +95,22 @@ export class TopicRegistry {
     for (const [name, rendered] of topics) if (!this.#topics.has(name)) this.#early.seed(name, rendered);
   }
 
+  /**
+   * Makes the topics of a page that live navigation rendered: joined on this socket by
+   * the `navigate`, so marked joined at once. A topic the client has already keeps its
+   * mirror (the navigation's snapshot reached it).
+   * @param {Map<string, import("./rendered-page.js").RenderedTopic>} topics
+   */
+  seedJoined(topics) {
+    for (const [name, rendered] of topics) {
+      if (this.#topics.get(name)?.active) continue;
+      this.#pendingLeaves.delete(name);
+      const topic = this.#early.seed(name, rendered);
+      topic.markJoined();
+      this.#presence.joined(name);
+    }
+  }
+
   /** Leaves the early socket's joins nothing claimed; once the page is bound. */
   leaveUnclaimed() {
     this.#early.leaveUnclaimed();

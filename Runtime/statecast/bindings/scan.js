@@ -59,6 +59,7 @@ const KNOWN = new Set([
   "data-sc-cloak",
   "data-sc-error",
   "data-sc-rendered",
+  "data-sc-navigate",
 ]);
 
 /** @type {Set<string>} */
