@@ -2671,6 +2671,7 @@ if (generation !== this.#generation) return;
 const next = new window.DOMParser().parseFromString(html, "text/html");
 const rendered = readRenderedPage(next);
 if (rendered) client.adoptNavigated(rendered.topics);
+window.dispatchEvent(new window.Event("statecast:leave"));
 swapDocument(document, next);
 if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
 this.#shown = url.pathname + url.search;
@@ -2743,7 +2744,9 @@ const node = (element);
 if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
 head.appendChild(document.importNode(node, true));
 }
-document.body.replaceWith(document.importNode(next.body, true));
+const body = document.importNode(next.body, true);
+for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode( (script), true));
+document.body.replaceWith(body);
 }
 function runScripts(document) {
 for (const old of Array.from(document.body.querySelectorAll("script"))) {

@@ -7,7 +7,9 @@
  * origin sends `navigate` on the socket; the server renders the page in this tab's
  * session and joins its topics on this socket; the runtime swaps the document's body,
  * title and page styles, binds the new page (its topics start at the rendered state)
- * and unbinds the old one (leaving the topics only it held). The address is pushed
+ * and unbinds the old one (leaving the topics only it held); the new page's scripts
+ * run, and the old page's hear `statecast:leave` on the window first, to stop what
+ * they started. The address is pushed
  * onto the history; Back and Forward swap the pages again, and each entry's scroll
  * position and focused link are restored. Whenever a page cannot be swapped (no
  * socket, an error, a link that leaves the app, a download, a modifier key) the browser
@@ -81,6 +83,8 @@ export class LiveNavigation {
     const next = new window.DOMParser().parseFromString(html, "text/html");
     const rendered = readRenderedPage(next);
     if (rendered) client.adoptNavigated(rendered.topics);
+    // The old page's own scripts stop what they started (window listeners, timers).
+    window.dispatchEvent(new window.Event("statecast:leave"));
     swapDocument(document, next);
     if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
     this.#shown = url.pathname + url.search;
@@ -191,7 +195,10 @@ function swapDocument(document, next) {
     if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
     head.appendChild(document.importNode(node, true));
   }
-  document.body.replaceWith(document.importNode(next.body, true));
+  const body = document.importNode(next.body, true);
+  // The new page's inline scripts in its head run too, after its body's.
+  for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode(/** @type {any} */ (script), true));
+  document.body.replaceWith(body);
 }
 
 /**

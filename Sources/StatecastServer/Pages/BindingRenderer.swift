@@ -1,3 +1,4 @@
+import Foundation
 import StatecastJSON
 
 /// Renders the `data-sc-*` bindings of one topic element with the topic's state, the

@@ -1,3 +1,4 @@
+import Foundation
 /// Escaping of what is rendered from state, for the context it lands in.
 ///
 /// State holds what users typed, so every value is text and never markup: in text

@@ -1,3 +1,4 @@
+import Foundation
 /// One node of a page template, as ``HTMLTemplateParser`` reads it.
 ///
 /// Text keeps the markup it was written as (entities and all), so that what no binding

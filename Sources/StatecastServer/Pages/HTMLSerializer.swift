@@ -1,3 +1,4 @@
+import Foundation
 /// Writes ``HTMLNode``s back as markup: template text as it was written, rendered text
 /// and every attribute value escaped for its context (``HTMLEscaping``).
 enum HTMLSerializer {

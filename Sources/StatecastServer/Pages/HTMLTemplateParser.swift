@@ -1,3 +1,4 @@
+import Foundation
 /// Reads a page template into ``HTMLNode``s: a tokenizer of the project's own, limited
 /// to what an app's templates are (see docs/FIRST_PAINT.md, "Parsing templates").
 ///

@@ -1,3 +1,4 @@
+import Foundation
 import StatecastJSON
 
 /// A topic a page binds at its top level, as the page's address names it.

@@ -1,3 +1,4 @@
+import Foundation
 @testable import StatecastServer
 
 /// The DOM of a conformance case as one comparable string, by the rules of

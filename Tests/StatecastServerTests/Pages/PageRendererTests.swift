@@ -1,3 +1,4 @@
+import Foundation
 import StatecastJSON
 import Testing
 
@@ -48,7 +49,7 @@ import Testing
     #expect(safe.contains(#"href="/artist/42?x=1&amp;y=2""#))
   }
 
-  @Test func thePageDataCannotEndItsScript() {
+  @Test func thePageDataCannotEndItsScript() throws {
     let data: JSON = ["session": "s", "topics": ["t": ["rev": 3, "state": ["s": "</script><script>alert(1)</script><!--"]]]]
     let html = render("<html><body><div data-sc-topic=\"t\"></div></body></html>", [:], pageData: data)
     let script = html.components(separatedBy: "id=\"statecast-page\">")[1].components(separatedBy: "</script>")[0]

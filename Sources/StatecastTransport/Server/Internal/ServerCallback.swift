@@ -19,10 +19,10 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       pages.wakeFinished()
       return 0
     case LWS_CALLBACK_HTTP_WRITEABLE:
-      if let wsi, let answer = pages.take(wsi) { return HTTPResponder.write(wsi, page: answer) }
+      if let answer = pages.take(wsi) { return HTTPResponder.write(wsi, page: answer) }
       return lws_callback_http_dummy(wsi, event.reason, user, input, length)
     case LWS_CALLBACK_CLOSED_HTTP:
-      if let wsi { pages.closed(wsi) }
+      pages.closed(wsi)
       return lws_callback_http_dummy(wsi, event.reason, user, input, length)
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
       // `input` carries the accepted socket's descriptor (protocols[0], no session yet).
