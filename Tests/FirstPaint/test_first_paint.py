@@ -19,7 +19,7 @@ from statecast_client import Client
 def get(server, path, headers=None):
     request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", headers=headers or {})
     with urllib.request.urlopen(request, timeout=10) as response:
-        return response.status, dict(response.headers), response.read().decode()
+        return response.status, response.headers, response.read().decode()
 
 
 def page_data(body):
@@ -39,7 +39,7 @@ def test_a_page_is_rendered_with_its_first_state_and_is_private(server):
     assert topic["state"]["count"] == 0 and isinstance(topic["rev"], int)
     # The bound elements show the state, and the topic element is ready (nothing cloaked).
     assert re.search(r'<output id="count" data-sc-text="count" data-sc-cloak aria-live="polite">0</output>', body)
-    assert re.search(r'data-sc-topic="counter/\{query\.room\}" class="[^"]*sc-ready', body)
+    assert re.search(r'<div class="[^"]*\bsc-ready\b[^"]*" data-sc-topic="counter/\{query\.room\}">', body)
     # Static assets keep their validators.
     _, asset_headers, _ = get(server, "/demo.css")
     assert "ETag" in asset_headers
@@ -61,7 +61,8 @@ def test_the_socket_resumes_the_rendered_session_with_patches_only(server):
     page.revs["counter/resume"] = rendered["rev"]
     reply, before = page.request({"op": "hello", "session": data["session"], "resume": {"counter/resume": rendered["rev"]}})
     assert reply["status"] == "ok" and reply["resumed"] is True and reply["session"] == data["session"]
-    assert [m["op"] for m in before] == ["patch"], before
+    # Patches after the rendered revision (the count, and presence), never a snapshot.
+    assert before and all(m["op"] == "patch" for m in before), before
     assert page.states["counter/resume"]["count"] == 2
     # Interactive at once: the topic is joined in the resumed session.
     reply, _ = page.action("counter/resume", {"increment": {}})
@@ -89,16 +90,25 @@ def test_hostile_state_is_escaped_and_a_private_view_stays_private(server):
     owner.close()
 
 
+def sessions(server):
+    """How many sessions the server holds (live or waiting), from /metrics."""
+    _, _, text = get(server, "/metrics")
+    return sum(int(count) for count in re.findall(r'^statecast_sessions\{state="\w+"\} (\d+)', text, re.M))
+
+
 def test_a_page_session_without_a_socket_expires_after_its_grace(start_server):
-    server = start_server("--page-session-grace", "0.5")
+    server = start_server("--page-session-grace", "2")
     _, _, body = get(server, "/counter.html?room=crawler")
     data = page_data(body)
+    # The gauge is sampled every second: the page's session shows, then goes.
     deadline = time.monotonic() + 10
-    while True:
-        client = Client(server.ws_url)
-        reply, _ = client.request({"op": "hello", "session": data["session"], "resume": {}})
-        client.close()
-        if reply["resumed"] is False:
-            break
+    while sessions(server) == 0:
+        assert time.monotonic() < deadline, "the page's session never showed"
+        time.sleep(0.1)
+    while sessions(server) > 0:
         assert time.monotonic() < deadline, "the page's session outlived its grace"
-        time.sleep(0.2)
+        time.sleep(0.1)
+    client = Client(server.ws_url)
+    reply, _ = client.request({"op": "hello", "session": data["session"], "resume": {}})
+    assert reply["resumed"] is False
+    client.close()
