@@ -63,7 +63,7 @@ def test_the_runtime_resumes_the_rendered_session_instead_of_joining(server, con
 
 def test_the_index_navigates_live_over_one_socket_with_history_scroll_and_focus(server, open_page, screenshot):
     sockets = []
-    page = open_page(f"{server.origin}/", before=lambda page: page.on("websocket", sockets.append))
+    page = open_page(f"{server.origin}/", before=lambda page: page.on("websocket", lambda socket: sockets.append(socket)))
     page.set_viewport_size({"width": 390, "height": 500})
     page.evaluate("window.scrollTo(0, 400)")
     scrolled = page.evaluate("window.scrollY")
@@ -88,6 +88,9 @@ def test_the_index_navigates_live_over_one_socket_with_history_scroll_and_focus(
 
     page.go_forward()
     expect(page.locator("h1")).to_have_text("Counter and nth prime")
+    # The tab's own counter was left with its page, as a page load would leave it.
+    expect(page.locator("#count")).to_have_text("0")
+    page.click("#increment")
     expect(page.locator("#count")).to_have_text("1")
     page.get_by_role("link", name="← All demos").click()
     expect(page.locator("h1")).to_have_text("Server-side state, live in the browser")
