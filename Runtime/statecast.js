@@ -809,6 +809,9 @@ const own = dependenciesOf([expression]);
 this.dependencies = own.dependencies;
 this.usesIndex = own.usesIndex;
 this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
+for (const child of Array.from( (container.children))) {
+if (child.hasAttribute("data-sc-rendered")) container.removeChild(child);
+}
 }
 update(scope, changed) {
 const value = evaluate(this.expression, scope);
@@ -1112,6 +1115,8 @@ const KNOWN = new Set([
 "data-sc-reset",
 "data-sc-cloak",
 "data-sc-error",
+"data-sc-rendered",
+"data-sc-navigate",
 ]);
 const reportedUnknown = new Set();
 function scanElement(element, region, context, isViewRoot = false) {
@@ -1675,75 +1680,6 @@ return { session: typeof reply.session === "string" ? reply.session : fresh, res
 }
 }
 
-// ---- statecast/early-joins.js ----
-
-class EarlyJoins {
-#early;
-#host;
-#answers = new Map();
-#unclaimed = new Set();
-#refused = new Set();
-#leaveFirst = new Set();
-constructor(early, host) {
-this.#early = early;
-this.#host = host;
-}
-adopt() {
-const early = this.#early;
-this.#early = undefined;
-if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
-for (const join of early.joins) {
-const { ref, topic: name } = join ?? {};
-if (!Number.isSafeInteger(ref) || ref < 1) continue;
-if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
-this.#host.adopt(ref).catch(() => {});
-continue;
-}
-const topic = this.#host.add(name);
-this.#unclaimed.add(topic);
-this.#answers.set(topic, this.#host.adopt(ref));
-}
-}
-takeAnswers() {
-const answers = this.#answers;
-this.#answers = new Map();
-return answers;
-}
-claim(topic, params) {
-if (params === undefined && this.#refused.has(topic)) return topic;
-if (!this.#unclaimed.delete(topic)) return undefined;
-if (topic.status === "failed") {
-if (params !== undefined) return null;
-if (topic.error) this.#host.report(topic.error, topic.name);
-this.#refused.add(topic);
-return topic;
-}
-if (params === undefined) return topic;
-topic.markLeft();
-this.#leaveFirst.add(topic.name);
-return null;
-}
-isUnclaimed(topic) {
-return this.#unclaimed.has(topic);
-}
-leavesFirst(name) {
-return this.#leaveFirst.delete(name);
-}
-sessionLost() {
-this.#leaveFirst.clear();
-}
-leaveUnclaimed() {
-for (const topic of this.#refused) this.#host.forget(topic);
-this.#refused.clear();
-for (const topic of [...this.#unclaimed]) {
-this.#unclaimed.delete(topic);
-if (this.#host.topic(topic.name) !== topic) continue;
-if (topic.active) topic.leave();
-else this.#host.forget(topic);
-}
-}
-}
-
 // ---- statecast/patch.js ----
 
 class PatchError extends Error {
@@ -1968,6 +1904,81 @@ return op.value;
 function requireFrom(op) {
 if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
 return op.from;
+}
+
+// ---- statecast/early-joins.js ----
+
+class EarlyJoins {
+#early;
+#host;
+#answers = new Map();
+#unclaimed = new Set();
+#refused = new Set();
+#leaveFirst = new Set();
+constructor(early, host) {
+this.#early = early;
+this.#host = host;
+}
+adopt() {
+const early = this.#early;
+this.#early = undefined;
+if (!early || early.closed || !early.opened || !Array.isArray(early.joins)) return;
+for (const join of early.joins) {
+const { ref, topic: name } = join ?? {};
+if (!Number.isSafeInteger(ref) || ref < 1) continue;
+if (typeof name !== "string" || name === "" || this.#host.topic(name)) {
+this.#host.adopt(ref).catch(() => {});
+continue;
+}
+const topic = this.#host.add(name);
+this.#unclaimed.add(topic);
+this.#answers.set(topic, this.#host.adopt(ref));
+}
+}
+seed(name, rendered) {
+const topic = this.#host.add(name, rendered.params);
+topic.receive({ op: "snapshot", topic: name, rev: rendered.rev, state: rendered.state });
+this.#unclaimed.add(topic);
+return topic;
+}
+takeAnswers() {
+const answers = this.#answers;
+this.#answers = new Map();
+return answers;
+}
+claim(topic, params) {
+if (params === undefined && this.#refused.has(topic)) return topic;
+if (!this.#unclaimed.delete(topic)) return undefined;
+if (topic.status === "failed") {
+if (params !== undefined) return null;
+if (topic.error) this.#host.report(topic.error, topic.name);
+this.#refused.add(topic);
+return topic;
+}
+if (params === undefined || (topic.params !== undefined && deepEqual(params, topic.params))) return topic;
+topic.markLeft();
+this.#leaveFirst.add(topic.name);
+return null;
+}
+isUnclaimed(topic) {
+return this.#unclaimed.has(topic);
+}
+leavesFirst(name) {
+return this.#leaveFirst.delete(name);
+}
+sessionLost() {
+this.#leaveFirst.clear();
+}
+leaveUnclaimed() {
+for (const topic of this.#refused) this.#host.forget(topic);
+this.#refused.clear();
+for (const topic of [...this.#unclaimed]) {
+this.#unclaimed.delete(topic);
+if (this.#host.topic(topic.name) !== topic) continue;
+if (topic.active) topic.leave();
+else this.#host.forget(topic);
+}
+}
 }
 
 // ---- statecast/presence.js ----
@@ -2274,7 +2285,7 @@ setTimeout: host.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
 this.#early = new EarlyJoins(host.early, {
 adopt: (ref) => this.#connection.adopt(ref),
 topic: (name) => this.#topics.get(name),
-add: (name) => this.#add(name, undefined),
+add: (name, params) => this.#add(name, params),
 forget: (topic) => this.#forget(topic),
 report: (error, topic) => host.report(error, { topic }),
 });
@@ -2287,6 +2298,18 @@ return this.#pendingLeaves.size > 0;
 }
 adoptEarlyJoins() {
 this.#early.adopt();
+}
+seedRendered(topics) {
+for (const [name, rendered] of topics) if (!this.#topics.has(name)) this.#early.seed(name, rendered);
+}
+seedJoined(topics) {
+for (const [name, rendered] of topics) {
+if (this.#topics.get(name)?.active) continue;
+this.#pendingLeaves.delete(name);
+const topic = this.#early.seed(name, rendered);
+topic.markJoined();
+this.#presence.joined(name);
+}
 }
 leaveUnclaimed() {
 this.#early.leaveUnclaimed();
@@ -2474,6 +2497,19 @@ start() {
 this.#registry.adoptEarlyJoins();
 this.#connection.start();
 }
+resumeRendered(page) {
+if (this.#session === null) this.#session = page.session;
+this.#registry.seedRendered(page.topics);
+}
+async navigate(path) {
+if (this.#connectionState !== "connected") throw new StatecastError("connection_lost", "not connected");
+const reply = await this.#connection.request({ op: "navigate", path });
+if (reply.status !== "ok" || typeof reply.html !== "string") throw StatecastError.fromReply(reply);
+return reply.html;
+}
+adoptNavigated(topics) {
+this.#registry.seedJoined(topics);
+}
 leaveUnclaimed() {
 this.#registry.leaveUnclaimed();
 }
@@ -2608,6 +2644,170 @@ banner.remove();
 };
 }
 
+// ---- statecast/rendered-page.js ----
+
+const RENDERED_PAGE_ID = "statecast-page";
+function readRenderedPage(document) {
+const element = document?.getElementById?.(RENDERED_PAGE_ID);
+if (!element) return null;
+return parseRenderedPage(element.textContent ?? "");
+}
+function parseRenderedPage(text) {
+let data;
+try {
+data = JSON.parse(text);
+} catch {
+console.warn("statecast: the page's rendered session is not JSON; joining afresh");
+return null;
+}
+if (!data || typeof data.session !== "string" || data.session === "" || !data.topics || typeof data.topics !== "object") return null;
+const topics = new Map();
+for (const [name, topic] of Object.entries(data.topics)) {
+if (!topic || typeof topic !== "object" || !Number.isSafeInteger(topic.rev)) continue;
+const params = topic.params && typeof topic.params === "object" && !Array.isArray(topic.params) ? topic.params : undefined;
+topics.set(name, { rev: topic.rev, state: topic.state, params });
+}
+return { session: data.session, topics };
+}
+
+// ---- statecast/navigation.js ----
+
+const NAVIGATE_TIMEOUT = 8000;
+class LiveNavigation {
+#host;
+#unbind;
+#shown;
+#generation = 0;
+constructor(host, unbind) {
+this.#host = host;
+this.#unbind = unbind;
+const { location, history } = host.window;
+this.#shown = location.pathname + location.search;
+history.replaceState({ ...(history.state ?? {}), statecast: entryState(history.state) }, "", location.href);
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+host.document.addEventListener("click", ( event) => this.#clicked(event));
+host.window.addEventListener("popstate", ( event) => this.#popped(event));
+}
+async navigate(href, options = {}) {
+const { client, document, window } = this.#host;
+const url = new URL(href, window.location.href);
+const generation = ++this.#generation;
+if (options.push !== false) this.#remember();
+let html;
+try {
+html = await withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
+} catch {
+if (generation === this.#generation) window.location.assign(url.href);
+return;
+}
+if (generation !== this.#generation) return;
+const next = new window.DOMParser().parseFromString(html, "text/html");
+const rendered = readRenderedPage(next);
+if (rendered) client.adoptNavigated(rendered.topics);
+window.dispatchEvent(new window.Event("statecast:leave"));
+swapDocument(document, next);
+if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
+this.#shown = url.pathname + url.search;
+const unbindOld = this.#unbind;
+this.#unbind = this.#host.bind(document);
+unbindOld();
+this.#host.bound();
+runScripts(document);
+const [x, y] = options.scroll ?? [0, 0];
+window.scrollTo(x, y);
+if (options.focus) restoreFocus(document, options.focus);
+else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
+}
+#remember() {
+const { window, document } = this.#host;
+const state = window.history.state ?? {};
+window.history.replaceState(
+{ ...state, statecast: { scroll: [window.scrollX, window.scrollY], focus: focusMark(document) } },
+"",
+window.location.href,
+);
+}
+#clicked(event) {
+if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+const link = event.target?.closest?.("a[href]");
+if (!link || !opted(link)) return;
+if ((link.getAttribute("target") ?? "_self") !== "_self" || link.hasAttribute("download")) return;
+const { window } = this.#host;
+const url = new URL(link.href, window.location.href);
+if (url.origin !== window.location.origin) return;
+if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash !== "") return;
+event.preventDefault();
+this.navigate(url.href).catch(() => window.location.assign(url.href));
+}
+#popped(event) {
+const entry = event.state?.statecast;
+const { location } = this.#host.window;
+if (!entry || location.pathname + location.search === this.#shown) return;
+this.navigate(location.href, { push: false, scroll: entry.scroll, focus: entry.focus }).catch(() => location.reload());
+}
+}
+function opted(link) {
+const region = link.closest("[data-sc-navigate]");
+return region !== null && region.getAttribute("data-sc-navigate") !== "false";
+}
+function focusMark(document) {
+const element = document.activeElement;
+if (!element || element === document.body) return null;
+const href = element.getAttribute?.("href") ?? null;
+const index = href === null ? 0 : Array.from(document.querySelectorAll("a[href]")).filter(( a) => a.getAttribute("href") === href).indexOf(element);
+return { id: element.id || null, href, index: Math.max(index, 0) };
+}
+function restoreFocus(document, mark) {
+let element = mark.id ? document.getElementById(mark.id) : null;
+if (!element && mark.href !== null) {
+element = Array.from(document.querySelectorAll("a[href]")).filter(( a) => a.getAttribute("href") === mark.href)[mark.index];
+}
+element?.focus?.({ preventScroll: true });
+}
+function entryState(state) {
+return state?.statecast ?? { scroll: [0, 0], focus: null };
+}
+function swapDocument(document, next) {
+document.title = next.title;
+const head = document.head;
+const links = new Set(Array.from(head.querySelectorAll("link[rel=stylesheet]"), ( link) => link.getAttribute("href")));
+for (const style of Array.from(head.querySelectorAll("style"))) (style).remove();
+for (const element of Array.from(next.head.querySelectorAll("style, link[rel=stylesheet]"))) {
+const node = (element);
+if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
+head.appendChild(document.importNode(node, true));
+}
+const body = document.importNode(next.body, true);
+for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode( (script), true));
+document.body.replaceWith(body);
+}
+function runScripts(document) {
+for (const old of Array.from(document.body.querySelectorAll("script"))) {
+const script = (old);
+const type = script.getAttribute("type");
+if (type !== null && type !== "module" && type !== "text/javascript") continue;
+const fresh = document.createElement("script");
+for (const { name, value } of Array.from( (script.attributes))) fresh.setAttribute(name, value);
+fresh.textContent = script.textContent;
+script.replaceWith(fresh);
+}
+}
+function withTimeout(promise, ms) {
+return new Promise((resolve, reject) => {
+const timer = setTimeout(() => reject(new Error("navigation timed out")), ms);
+promise.then(
+(value) => {
+clearTimeout(timer);
+resolve(value);
+},
+(error) => {
+clearTimeout(timer);
+reject(error);
+},
+);
+});
+}
+
 // ---- statecast/index.js ----
 
 export { Client };
@@ -2663,8 +2863,11 @@ retryNow() {
 client.retryNow();
 },
 client,
+navigation: (null),
 };
 if (inBrowser) {
+const rendered = readRenderedPage(document);
+if (rendered) client.resumeRendered(rendered);
 client.start();
 window.addEventListener("online", () => client.retryNow());
 document.addEventListener("visibilitychange", () => {
@@ -2679,8 +2882,12 @@ const bindDocument = () => {
 if (started) return;
 started = true;
 installConnectionIndicator(client, document);
-binder.bind(document);
+const unbind = binder.bind(document);
 client.leaveUnclaimed();
+statecast.navigation = new LiveNavigation(
+{ client, document, window, bind: (root) => binder.bind(root), bound: () => client.leaveUnclaimed() },
+unbind,
+);
 if (debug) {
 import("./statecast/debug.js")
 .then(({ installDebugPanel }) => {

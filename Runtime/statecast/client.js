@@ -116,6 +116,40 @@ export class Client extends Emitter {
   }
 
   /**
+   * Takes over the session a server-rendered page was rendered in (`rendered-page.js`):
+   * its topics start at the rendered state, and the first socket resumes the session
+   * from the rendered revisions. Before `start()`.
+   * @param {import("./rendered-page.js").RenderedPage} page
+   */
+  resumeRendered(page) {
+    if (this.#session === null) this.#session = page.session;
+    this.#registry.seedRendered(page.topics);
+  }
+
+  /**
+   * Live navigation (`navigation.js`): asks the server for the page at `path`,
+   * rendered in this session with its topics joined on this socket. Resolves with its
+   * HTML; rejects when not connected or refused (the caller then loads the page).
+   * @param {string} path the path and query, e.g. `/counter.html?room=team`
+   * @returns {Promise<string>}
+   */
+  async navigate(path) {
+    if (this.#connectionState !== "connected") throw new StatecastError("connection_lost", "not connected");
+    const reply = await this.#connection.request({ op: "navigate", path });
+    if (reply.status !== "ok" || typeof reply.html !== "string") throw StatecastError.fromReply(reply);
+    return reply.html;
+  }
+
+  /**
+   * The topics a live navigation's page was rendered with, joined on this socket
+   * already: they start at the rendered state and are not joined again.
+   * @param {Map<string, import("./rendered-page.js").RenderedTopic>} topics
+   */
+  adoptNavigated(topics) {
+    this.#registry.seedJoined(topics);
+  }
+
+  /**
    * Leaves the topics the early socket joined that nothing has claimed with `join`
    * (the page changed or removed their element before binding). `statecast.js` calls
    * it once it has bound the document.

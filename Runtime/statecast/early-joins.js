@@ -26,6 +26,8 @@
  * @module
  */
 
+import { deepEqual } from "./patch.js";
+
 /** @typedef {import("./topic.js").Topic} Topic */
 
 /**
@@ -34,8 +36,8 @@
  * @property {(ref: number) => Promise<any>} adopt takes over a request the snippet sent
  *   (`Connection.adopt`); resolves with its reply
  * @property {(name: string) => Topic | undefined} topic the client's topic of that name
- * @property {(name: string) => Topic} add makes a topic joined without params and
- *   registers it under its name
+ * @property {(name: string, params?: Record<string, unknown>) => Topic} add makes a topic
+ *   and registers it under its name
  * @property {(topic: Topic) => void} forget drops the topic from the client's topics, if
  *   it is still the one registered under its name
  * @property {(error: import("./error.js").StatecastError, topic: string) => void} report
@@ -89,6 +91,21 @@ export class EarlyJoins {
   }
 
   /**
+   * Makes a topic of one the server rendered the page with (`rendered-page.js`): its
+   * mirror starts at the rendered state and revision, and the session's resume lists
+   * it instead of a join. The page's bindings claim it like an early join.
+   * @param {string} name
+   * @param {import("./rendered-page.js").RenderedTopic} rendered
+   * @returns {Topic}
+   */
+  seed(name, rendered) {
+    const topic = this.#host.add(name, rendered.params);
+    topic.receive({ op: "snapshot", topic: name, rev: rendered.rev, state: rendered.state });
+    this.#unclaimed.add(topic);
+    return topic;
+  }
+
+  /**
    * Hands over the answers to the adopted joins, once: the first socket's flight waits
    * for these instead of sending the joins again; a later socket joins anew.
    * @returns {Map<Topic, Promise<any>>}
@@ -120,7 +137,7 @@ export class EarlyJoins {
       this.#refused.add(topic);
       return topic;
     }
-    if (params === undefined) return topic;
+    if (params === undefined || (topic.params !== undefined && deepEqual(params, topic.params))) return topic;
     topic.markLeft();
     this.#leaveFirst.add(topic.name);
     return null;

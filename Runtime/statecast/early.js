@@ -76,6 +76,9 @@
       early.joined = true;
       var roots, i, name, seen = {};
       try {
+        // A page the server rendered resumes the session its request opened instead
+        // (the runtime's first flight): its topics are joined already.
+        if (document.querySelectorAll("script#statecast-page").length) return;
         roots = document.querySelectorAll("[data-sc-topic]:not([data-sc-params]):not([data-sc-topic] *)");
       } catch (x) {
         return;

@@ -19,6 +19,8 @@
 import { Binder } from "./bindings/binder.js";
 import { Client } from "./client.js";
 import { installConnectionIndicator } from "./connection-indicator.js";
+import { LiveNavigation } from "./navigation.js";
+import { readRenderedPage } from "./rendered-page.js";
 
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
@@ -136,9 +138,18 @@ export const statecast = {
 
   /** The underlying protocol client (topics, session, tracing). */
   client,
+
+  /**
+   * Live navigation between the app's pages, once the document is bound:
+   * `statecast.navigation.navigate(href)` shows a page over the socket.
+   * @type {LiveNavigation | null}
+   */
+  navigation: /** @type {LiveNavigation | null} */ (null),
 };
 
 if (inBrowser) {
+  const rendered = readRenderedPage(document);
+  if (rendered) client.resumeRendered(rendered);
   client.start();
   window.addEventListener("online", () => client.retryNow());
   document.addEventListener("visibilitychange", () => {
@@ -154,8 +165,12 @@ if (inBrowser) {
     if (started) return;
     started = true;
     installConnectionIndicator(client, document);
-    binder.bind(document);
+    const unbind = binder.bind(document);
     client.leaveUnclaimed();
+    statecast.navigation = new LiveNavigation(
+      { client, document, window, bind: (root) => binder.bind(root), bound: () => client.leaveUnclaimed() },
+      unbind,
+    );
     if (debug) {
       import("./debug.js")
         .then(({ installDebugPanel }) => {

@@ -65,7 +65,7 @@ export class TopicRegistry {
     this.#early = new EarlyJoins(host.early, {
       adopt: (ref) => this.#connection.adopt(ref),
       topic: (name) => this.#topics.get(name),
-      add: (name) => this.#add(name, undefined),
+      add: (name, params) => this.#add(name, params),
       forget: (topic) => this.#forget(topic),
       report: (error, topic) => host.report(error, { topic }),
     });
@@ -84,6 +84,31 @@ export class TopicRegistry {
   /** Makes a topic of each join the early socket sent; before the connection starts. */
   adoptEarlyJoins() {
     this.#early.adopt();
+  }
+
+  /**
+   * Makes the topics a server-rendered page was rendered with, before the connection
+   * starts (see `rendered-page.js`).
+   * @param {Map<string, import("./rendered-page.js").RenderedTopic>} topics
+   */
+  seedRendered(topics) {
+    for (const [name, rendered] of topics) if (!this.#topics.has(name)) this.#early.seed(name, rendered);
+  }
+
+  /**
+   * Makes the topics of a page that live navigation rendered: joined on this socket by
+   * the `navigate`, so marked joined at once. A topic the client has already keeps its
+   * mirror (the navigation's snapshot reached it).
+   * @param {Map<string, import("./rendered-page.js").RenderedTopic>} topics
+   */
+  seedJoined(topics) {
+    for (const [name, rendered] of topics) {
+      if (this.#topics.get(name)?.active) continue;
+      this.#pendingLeaves.delete(name);
+      const topic = this.#early.seed(name, rendered);
+      topic.markJoined();
+      this.#presence.joined(name);
+    }
   }
 
   /** Leaves the early socket's joins nothing claimed; once the page is bound. */

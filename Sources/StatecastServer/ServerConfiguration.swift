@@ -71,6 +71,20 @@ public struct ServerConfiguration: Sendable {
   public var roomTimeToLive: Duration? = .seconds(30 * 24 * 3_600)
   /// How long a session whose socket dropped is kept for a resume.
   public var sessionGracePeriod: Duration = .seconds(30)
+  /// Render pages that bind topics with their first state: a `GET` of such a page
+  /// opens the tab's session and answers the page with every top-level topic's bindings
+  /// showing its state; the page's socket resumes that session (docs/FIRST_PAINT.md).
+  /// `false` serves the pages as files.
+  public var rendersPages = true
+  /// How long the session a page's `GET` opened waits for the page's socket.
+  public var pageSessionGrace: Duration = .seconds(10)
+  /// The most sessions opened by pages that wait for their socket at once; beyond, a
+  /// page is still rendered but its session is dropped at once (its runtime joins
+  /// afresh), so a flood of requests without sockets holds a bounded number of stores.
+  public var maxWaitingPageSessions = 2_000
+  /// Parse a page template again when its file changed (development); `false` parses
+  /// each once.
+  public var reloadsPageTemplates = false
   /// Actions a connection may send at once before `rate_limited`.
   public var actionBurst = 1_000
   /// Actions per second a connection's allowance refills at.

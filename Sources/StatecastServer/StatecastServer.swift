@@ -98,10 +98,11 @@ public final class StatecastServer: Service, Sendable {
       metricsRegistry = nil
     }
     let metrics = self.metrics
+    let capture = PageFrameCapture(base: relay)
     let roomSink: any FrameSink =
       cluster.map { node in
-        ClusterSink(base: relay, remotes: node.remotes, post: { [weak node] in node?.post($0, to: $1) })
-      } ?? relay
+        ClusterSink(base: capture, remotes: node.remotes, post: { [weak node] in node?.post($0, to: $1) })
+      } ?? capture
     topics = TopicRegistry(
       routes: routes.flatMap(\.topics), sink: roomSink,
       maxTopicsPerSession: configuration.maxTopicsPerSession,
@@ -111,15 +112,29 @@ public final class StatecastServer: Service, Sendable {
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
+    var pages: PageService?
+    if configuration.rendersPages, let directory = configuration.publicDirectory.map({ PublicDirectory.resolve($0) }) {
+      pages = PageService(
+        directory: directory, appPages: configuration.appPages,
+        templates: PageTemplates(reloads: configuration.reloadsPageTemplates),
+        sessions: PageSessions(
+          sessions: sessions, topics: topics, capture: capture, grace: configuration.pageSessionGrace,
+          maxWaiting: configuration.maxWaitingPageSessions),
+        authenticate: configuration.authenticate)
+    }
     let hub = ConnectionHub(
       configuration: configuration, sink: relay, sessions: sessions, topics: topics,
-      metrics: metrics)
+      metrics: metrics, pages: pages)
     self.hub = hub
     // A follower's member that waited for a fresh snapshot gets its held replies as a
     // drained socket does.
     cluster?.onSnapshotWaitEnded = { [weak hub] connection in hub?.transportDrained(connection) }
     var transportConfiguration = TransportConfiguration(configuration)
     transportConfiguration.metrics = metrics?.endpoint
+    if let pages {
+      transportConfiguration.pagePaths = Set(pages.pages.keys)
+      transportConfiguration.pageRoute = { await pages.answer($0) }
+    }
     transport = WebSocketTransport(configuration: transportConfiguration, handler: hub)
     relay.connect(to: transport)
   }

@@ -1,5 +1,7 @@
 import Foundation
+import Statecast
 import StatecastExamples
+import StatecastJSON
 import StatecastServer
 
 /// The demo's topics: one per example feature, each a store per browser tab, and the
@@ -28,7 +30,18 @@ func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
     // succeeds on retry.
     .perSession("recruitment", RecruitmentProcesses.self, dependencies: .live()),
     .perSession("annotation-filters", AnnotationFilters.self, dependencies: .live()),
-    .perSession("music", Music.self, dependencies: .live()),
+    // A join whose params name a link (`path`, `query`) opens its screen first, so the
+    // page is rendered at the screen its address names, readable before any script.
+    .perSession(
+      "music", clientAction: Music.ClientAction.self, embed: Music.embed, view: Music.viewState,
+      store: { join in
+        let store = Music.makeStore(dependencies: .live())
+        if let path = join.params["path"]?.stringValue, path.hasPrefix("/music"), path.utf8.count <= 512 {
+          let query = join.params["query"]?.stringValue ?? ""
+          await store.send(Music.embed(.open(path: path + (query.hasPrefix("?") ? query : ""))))
+        }
+        return store
+      }),
     // Demo 6: a collaborative list; each member sees their own draft, and who is there.
     .shared("board/:room", Board.self, dependencies: .live(), durability: .durable),
     // Sign-in: the store knows who joined (a guest, or the cookie's viewer).

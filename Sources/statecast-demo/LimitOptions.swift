@@ -27,6 +27,12 @@ struct LimitOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "Keep the session a page's GET opened this long for the page's socket (default 10; env STATECAST_PAGE_SESSION_GRACE).",
+      valueName: "seconds"))
+  var pageSessionGrace: Double?
+
+  @Option(
+    help: ArgumentHelp(
       "Actions a connection may send at once (default 1000; env STATECAST_ACTION_BURST).", valueName: "n"))
   var actionBurst: Int?
 
@@ -100,6 +106,11 @@ struct LimitOptions: ParsableArguments {
       sessionGrace, "STATECAST_SESSION_GRACE", for: "--session-grace", must: nonNegative)
     {
       server.sessionGracePeriod = .seconds(seconds)
+    }
+    if let seconds = try environment.value(
+      pageSessionGrace, "STATECAST_PAGE_SESSION_GRACE", for: "--page-session-grace", must: nonNegative)
+    {
+      server.pageSessionGrace = .seconds(seconds)
     }
     if let count = try environment.value(
       maxConnections, "STATECAST_MAX_CONNECTIONS", for: "--max-connections", must: ("at least 1", { $0 >= 1 })

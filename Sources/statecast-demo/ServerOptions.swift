@@ -126,6 +126,16 @@ struct ServerOptions: ParsableArguments {
     inversion: .prefixedNo, help: "Serve /echo, a plain WebSocket echo (default off; env STATECAST_ECHO).")
   var echo: Bool?
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Parse a page again when its file changes, for development (default off; env STATECAST_RELOAD_PAGES).")
+  var reloadPages: Bool?
+
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Render pages that bind topics with their first state (default on; env STATECAST_RENDER_PAGES).")
+  var renderPages: Bool?
+
   mutating func validate() throws {
     var scratch = ServerConfiguration()
     _ = try apply(to: &scratch, environment: Environment())
@@ -147,6 +157,11 @@ struct ServerOptions: ParsableArguments {
     server.allowedHosts = environment.values(allowHost, "STATECAST_ALLOW_HOST")
     server.metricsAllowedAddresses += environment.values(metricsAllow, "STATECAST_METRICS_ALLOW")
     server.echo = try environment.switchValue(echo, "STATECAST_ECHO", for: "--echo") ?? server.echo
+    server.reloadsPageTemplates =
+      try environment.switchValue(reloadPages, "STATECAST_RELOAD_PAGES", for: "--reload-pages")
+      ?? server.reloadsPageTemplates
+    server.rendersPages =
+      try environment.switchValue(renderPages, "STATECAST_RENDER_PAGES", for: "--render-pages") ?? server.rendersPages
 
     let certificate: String? = try environment.value(tlsCert, "STATECAST_TLS_CERT", for: "--tls-cert")
     let key: String? = try environment.value(tlsKey, "STATECAST_TLS_KEY", for: "--tls-key")

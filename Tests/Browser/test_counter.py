@@ -123,10 +123,12 @@ def test_tabs_in_one_room_share_one_counter_live(server, open_page):
     expect(alone.locator("#count")).to_have_text("0")
 
 
-def test_the_page_joins_its_topic_once_from_the_early_socket(server, context, problems):
-    """The inline snippet at the top of the page joins the topic as soon as its socket is
-    open and the page parsed (after the page's parse-time script named the room); the
-    runtime, held back here until that join is out, adopts it instead of sending another."""
+def test_the_page_joins_its_topic_once_from_the_early_socket(start_server, context, problems):
+    """On a page the server did not render, the inline snippet at the top of the page
+    joins the topic as soon as its socket is open and the page parsed (after the page's
+    parse-time script named the room); the runtime, held back here until that join is
+    out, adopts it instead of sending another."""
+    server = start_server("--no-render-pages")
     room = f"early-{uuid.uuid4().hex[:12]}"
     page = context.new_page()
     page.on("pageerror", lambda error: problems.messages.append(f"page error: {error}"))

@@ -63,7 +63,7 @@ test("the early snippet joins the names the runtime resolves", () => {
         readyState: "complete",
         currentScript: null,
         addEventListener() {},
-        querySelectorAll: () => [{ getAttribute: () => template }],
+        querySelectorAll: (/** @type {string} */ selector) => (selector.startsWith("script") ? [] : [{ getAttribute: () => template }]),
       },
     };
     context.window = context;
@@ -96,4 +96,27 @@ test("the early snippet loads the stylesheet and the runtime right after itself"
     [["link", "/statecast.css", "stylesheet"], ["script", "/statecast.js", "module"]],
   );
   assert.equal(inserted[0].node.blocking, "render");
+});
+
+test("the early snippet joins nothing on a page the server rendered (the runtime resumes its session)", () => {
+  const source = readFileSync(new URL("../../Runtime/statecast/early.js", import.meta.url), "utf8");
+  const sent = [];
+  const socket = { send: (text) => sent.push(JSON.parse(text)) };
+  const context = {
+    location: { protocol: "http:", host: "example.test", pathname: "/counter.html", search: "" },
+    URLSearchParams,
+    WebSocket: function () {
+      return socket;
+    },
+    document: {
+      readyState: "complete",
+      currentScript: null,
+      addEventListener() {},
+      querySelectorAll: (/** @type {string} */ selector) => (selector === "script#statecast-page" ? [{}] : [{ getAttribute: () => "counter" }]),
+    },
+  };
+  context.window = context;
+  vm.runInNewContext(source, context);
+  socket.onopen();
+  assert.deepEqual(sent, []);
 });

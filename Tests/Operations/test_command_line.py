@@ -29,6 +29,7 @@ OPTIONS = {
     "--ping-interval": "STATECAST_PING_INTERVAL",
     "--idle-timeout": "STATECAST_IDLE_TIMEOUT",
     "--session-grace": "STATECAST_SESSION_GRACE",
+    "--page-session-grace": "STATECAST_PAGE_SESSION_GRACE",
     "--action-burst": "STATECAST_ACTION_BURST",
     "--max-new-rooms-per-viewer": "STATECAST_MAX_NEW_ROOMS_PER_VIEWER",
     "--max-new-rooms-per-address": "STATECAST_MAX_NEW_ROOMS_PER_ADDRESS",

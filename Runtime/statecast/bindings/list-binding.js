@@ -63,6 +63,11 @@ export class ListBinding {
     this.dependencies = own.dependencies;
     this.usesIndex = own.usesIndex;
     this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
+    // Rows the server rendered the page with: the list renders its own from the same
+    // state when it is first updated, in the same task, so nothing flickers.
+    for (const child of Array.from(/** @type {ArrayLike<any>} */ (container.children))) {
+      if (child.hasAttribute("data-sc-rendered")) container.removeChild(child);
+    }
   }
 
   /**

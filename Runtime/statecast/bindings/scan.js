@@ -58,6 +58,8 @@ const KNOWN = new Set([
   "data-sc-reset",
   "data-sc-cloak",
   "data-sc-error",
+  "data-sc-rendered",
+  "data-sc-navigate",
 ]);
 
 /** @type {Set<string>} */

@@ -32,6 +32,8 @@ final class Connection: @unchecked Sendable {
   private let sink: any FrameSink
   private let sessions: SessionRegistry
   private let topics: TopicRegistry
+  /// Renders pages for live navigation; `nil` when the server renders no pages.
+  private let pages: PageService?
   private let inbox: AsyncStream<Inbound>.Continuation
   private let messages: AsyncStream<Inbound>
 
@@ -52,9 +54,10 @@ final class Connection: @unchecked Sendable {
 
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
-    sessions: SessionRegistry, topics: TopicRegistry, address: String = ""
+    sessions: SessionRegistry, topics: TopicRegistry, address: String = "", pages: PageService? = nil
   ) {
     self.id = id
+    self.pages = pages
     self.address = address
     self.currentSession = session
     self.configuration = configuration
@@ -177,6 +180,14 @@ final class Connection: @unchecked Sendable {
       try spendAllowance()
       try topics.setPresence(meta, on: topic, from: session.id)
       return []
+
+    case .navigate(let path):
+      try spendAllowance()
+      guard let pages else { throw ProtocolError(.unknownPage, "this server renders no pages") }
+      let html = try await pages.navigate(
+        path, session: session.id, viewer: session.viewer, connection: id, address: address)
+      await sessions.topicsDidChange(of: session)
+      return [("html", .string(html))]
     }
   }
 
@@ -245,7 +256,7 @@ extension ClientMessage {
   /// The topic the message is about, if any.
   var topic: String? {
     switch self {
-    case .hello: nil
+    case .hello, .navigate: nil
     case .join(let topic, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _): topic
     }
   }

@@ -16,14 +16,17 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   private let topics: TopicRegistry
   /// Counts replies and client messages for `/metrics`; `nil` counts nothing.
   private let metrics: ServerMetrics?
+  /// Renders pages for live navigation (`navigate`); `nil` when pages are not rendered.
+  private let pages: PageService?
 
   private let lock = NSLock()
   private var connections: [ConnectionID: Connection] = [:]
 
   init(
     configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry,
-    metrics: ServerMetrics? = nil
+    metrics: ServerMetrics? = nil, pages: PageService? = nil
   ) {
+    self.pages = pages
     self.configuration = configuration
     self.metrics = metrics
     self.sink = sink
@@ -48,7 +51,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
     let replies: any FrameSink = metrics.map { CountingSink(base: sink, metrics: $0) } ?? sink
     let connection = Connection(
       id: id, session: session, configuration: configuration, sink: replies, sessions: sessions,
-      topics: topics, address: address)
+      topics: topics, address: address, pages: pages)
     lock.withLock { connections[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
     Task {

@@ -12,6 +12,12 @@ enum ClientMessage: Sendable {
   case action(topic: String, action: JSON, key: String?)
   case leave(topic: String)
   case presence(topic: String, meta: JSON)
+  /// Live navigation: the page at `path` rendered in this socket's session, its topics
+  /// joined (see docs/FIRST_PAINT.md).
+  case navigate(path: String)
+
+  /// The longest path a `navigate` may name.
+  static let maxNavigatePath = 2_048
 
   /// The largest `ref` a client may use: below 2^53, so it survives a JavaScript number.
   static let maxRef: Int64 = 1 << 53
@@ -108,6 +114,14 @@ enum ClientMessage: Sendable {
         return .failure(ProtocolError(.badMessage, "presence meta is over \(Presence.maxMetaBytes) bytes"))
       }
       return .success(.presence(topic: topic, meta: meta))
+    case "navigate":
+      guard case .string(let path)? = fields["path"], path.hasPrefix("/"), !path.hasPrefix("//"),
+        path.utf8.count <= maxNavigatePath
+      else {
+        return .failure(
+          ProtocolError(.badMessage, "navigate needs a \"path\" of this origin (/…, at most \(maxNavigatePath) bytes)"))
+      }
+      return .success(.navigate(path: path))
     default:
       return .failure(ProtocolError(.badMessage, "unknown op \"\(op)\""))
     }

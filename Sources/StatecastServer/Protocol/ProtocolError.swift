@@ -24,6 +24,8 @@ public struct ProtocolError: Error, Sendable, Equatable {
     case tooLarge = "too_large"
     /// The server cannot serve the topic now (its store failed, or it is draining).
     case unavailable = "unavailable"
+    /// A `navigate` to a path that is none of the app's pages.
+    case unknownPage = "unknown_page"
   }
 
   /// What failed; clients branch on it.

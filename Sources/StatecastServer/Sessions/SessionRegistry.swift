@@ -211,9 +211,10 @@ final class SessionRegistry: @unchecked Sendable {
   }
 
   /// The socket `connection` is gone: if `session` is still on it, its memberships wait
-  /// for a resume, and the session expires after the grace period.
-  func disconnect(_ session: Session, from connection: ConnectionID) {
-    let grace = gracePeriod
+  /// for a resume, and the session expires after the grace period (or `grace`: a page's
+  /// session waits a shorter time for its socket).
+  func disconnect(_ session: Session, from connection: ConnectionID, grace: Duration? = nil) {
+    let grace = grace ?? gracePeriod
     let disconnected = session.disconnect(from: connection) {
       Task {
         try? await Task.sleep(for: grace)

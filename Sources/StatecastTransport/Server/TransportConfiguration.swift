@@ -110,6 +110,11 @@ package struct TransportConfiguration: Sendable {
   /// Paths answered by a function for a same-origin `POST` (see ``PostRoute``), such as
   /// the handoff of a sign-in cookie.
   package var postRoutes: [String: PostRoute] = [:]
+  /// Paths whose `GET` is answered by ``pageRoute`` (pages rendered with their first
+  /// state), ahead of the public directory; app pages go to it too when it is set.
+  package var pagePaths: Set<String> = []
+  /// Renders the pages of ``pagePaths`` and app pages; `nil` serves them as files.
+  package var pageRoute: PageRoute?
   /// Serves `GET /metrics` with the body last published to it; `nil` answers 404 there.
   package var metrics: MetricsEndpoint?
 

@@ -29,6 +29,8 @@ package final class WebSocketTransport: @unchecked Sendable {
   let originPolicy: OriginPolicy
   let hostPolicy: HostPolicy
   let counters = TransportCounters()
+  /// The page requests being rendered (``TransportConfiguration/pageRoute``).
+  let pages = PendingPages()
   /// App page prefixes, longest first, each with its file's absolute path.
   let appPages: [(prefix: String, path: String)]
   private let publicDirectory: String?

@@ -287,6 +287,12 @@ final class ConnectionTable: @unchecked Sendable {
     wakeLoopLocked()
   }
 
+  /// Wakes the service loop for work that is not a connection's frames (a rendered page
+  /// to write). Any thread but the service thread.
+  func wakeLoop() {
+    lock.withLock { wakeLoopLocked() }
+  }
+
   /// Wakes the service loop once per iteration, never after `detach` (`lws_cancel_service`
   /// dereferences the context, which is about to be destroyed), and never from the
   /// service thread itself (it drains the wake list after every callback that can queue

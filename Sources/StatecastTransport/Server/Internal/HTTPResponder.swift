@@ -33,6 +33,12 @@ enum HTTPResponder {
         wsi,
         send(wsi, status: ready ? 200 : 503, contentType: "text/plain", body: ready ? "ready" : "not ready"))
     }
+    if let route = transport.configuration.pageRoute,
+      lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0,
+      transport.configuration.pagePaths.contains(path) || appPage(for: path, in: transport.appPages) != nil
+    {
+      return render(wsi, route: route, transport: transport)
+    }
     if let page = appPage(for: path, in: transport.appPages) {
       let result = page.withCString { file in
         lws_serve_http_file(wsi, file, "text/html", nil, 0)
@@ -98,6 +104,38 @@ enum HTTPResponder {
     return nil
   }
 
+  /// Starts rendering a page in a task and leaves the request open: the service thread
+  /// writes the answer when it comes (``write(_:page:)``), serving everything else
+  /// meanwhile. A render that takes longer than ``pageTimeoutSeconds`` ends the
+  /// connection. Service thread.
+  private static func render(_ wsi: OpaquePointer, route: @escaping PageRoute, transport: WebSocketTransport)
+    -> Int32
+  {
+    let headers = transport.requestHeaders(wsi)
+    let id = transport.pages.begin(wsi)
+    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, pageTimeoutSeconds)
+    Task { [pages = transport.pages, table = transport.table] in
+      let answer = await route(headers)
+      pages.finish(id, with: answer)
+      table.wakeLoop()
+    }
+    return 0
+  }
+
+  /// How long a page may take to render before its request is given up.
+  static let pageTimeoutSeconds: Int32 = 15
+
+  /// Writes a rendered page's whole answer and ends the transaction. Service thread, in
+  /// `HTTP_WRITEABLE`.
+  static func write(_ wsi: OpaquePointer, page: PageAnswer) -> Int32 {
+    lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
+    return complete(
+      wsi,
+      send(
+        wsi, status: UInt32(page.status), contentType: page.contentType, body: page.body, headers: page.headers,
+        cacheControl: page.cacheControl))
+  }
+
   /// Writes a complete response with a small body; `false` if the connection failed.
   private static func send(
     _ wsi: OpaquePointer, status: UInt32, contentType: String, body: String, headers: [String] = []
@@ -108,7 +146,8 @@ enum HTTPResponder {
   /// Writes a complete response with `bodyBytes` and the extra header lines `headers`;
   /// `false` if the connection failed.
   private static func send(
-    _ wsi: OpaquePointer, status: UInt32, contentType: String, body bodyBytes: [UInt8], headers: [String] = []
+    _ wsi: OpaquePointer, status: UInt32, contentType: String, body bodyBytes: [UInt8], headers: [String] = [],
+    cacheControl: String = "no-store"
   )
     -> Bool
   {
@@ -125,7 +164,7 @@ enum HTTPResponder {
         lws_add_http_common_headers(wsi, status, contentType, lws_filepos_t(bodyBytes.count), &cursor, end)
           == 0
       else { return false }
-      let noStore = Array("no-store".utf8)
+      let noStore = Array(cacheControl.utf8)
       guard
         lws_add_http_header_by_token(
           wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, noStore, Int32(noStore.count), &cursor, end)

@@ -16,7 +16,14 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
       // Reaches the protocol with lws' internal pipe connection and no session memory.
       wakeConnections()
+      pages.wakeFinished()
       return 0
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+      if let answer = pages.take(wsi) { return HTTPResponder.write(wsi, page: answer) }
+      return lws_callback_http_dummy(wsi, event.reason, user, input, length)
+    case LWS_CALLBACK_CLOSED_HTTP:
+      pages.closed(wsi)
+      return lws_callback_http_dummy(wsi, event.reason, user, input, length)
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
       // `input` carries the accepted socket's descriptor (protocols[0], no session yet).
       return service.descriptorGuard.admits(Int32(truncatingIfNeeded: Int(bitPattern: input))) ? 0 : 1

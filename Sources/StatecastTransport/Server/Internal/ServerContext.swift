@@ -69,7 +69,11 @@ final class ServerContext: @unchecked Sendable {
     var last: UnsafeMutablePointer<lws_http_mount>?
     var first: UnsafeMutablePointer<lws_http_mount>?
     let callbackPaths = ["/healthz", "/readyz", "/metrics"] + configuration.postRoutes.keys.sorted()
-    for path in callbackPaths + configuration.embeddedFiles.map(\.path) {
+    // Rendered pages: a callback mount each, except `/`, which would take every path (the
+    // file mount's default document is made one that does not exist instead, so that
+    // lws hands `/` to the callback as it does any path without a file).
+    let pagePaths = configuration.pageRoute == nil ? [] : configuration.pagePaths.filter { $0 != "/" }.sorted()
+    for path in callbackPaths + configuration.embeddedFiles.map(\.path) + pagePaths {
       let mount = allocations.zeroed(lws_http_mount.self)
       mount.pointee.mountpoint = allocations.string(path)
       mount.pointee.mountpoint_len = UInt8(path.utf8.count)
@@ -84,7 +88,8 @@ final class ServerContext: @unchecked Sendable {
       files.pointee.mountpoint = allocations.string("/")
       files.pointee.mountpoint_len = 1
       files.pointee.origin = allocations.string(publicDirectory)
-      files.pointee.def = allocations.string("index.html")
+      let rendersIndex = configuration.pageRoute != nil && configuration.pagePaths.contains("/")
+      files.pointee.def = allocations.string(rendersIndex ? Self.renderedIndexName : "index.html")
       files.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
       // Files carry an ETag (lws answers a matching `If-None-Match` with 304) and
       // `Cache-Control: must-revalidate, private, max-age=1`: browsers keep them and
@@ -175,6 +180,10 @@ final class ServerContext: @unchecked Sendable {
       lws_cancel_service(context)
     }
   }
+
+  /// The file mount's default document while `/` is a rendered page: a name no public
+  /// file has (it cannot be requested: the public directory refuses dotfiles).
+  static let renderedIndexName = ".statecast-rendered-index"
 
   /// Bytes of response headers lws can write per response (its per-thread buffer,
   /// 4 KiB by default): a content security policy with many script hashes is longer.

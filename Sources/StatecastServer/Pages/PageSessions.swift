@@ -1,0 +1,86 @@
+import Foundation
+import Statecast
+import StatecastJSON
+import Synchronization
+
+/// Opens the session of a page's `GET`: the tab's session, its topics joined as its
+/// socket would join them, their snapshots kept to render the page with.
+///
+/// The session then waits for the page's socket as a session whose socket dropped does,
+/// for a short grace (``ServerConfiguration/pageSessionGrace``): the socket's `hello`
+/// resumes it from the rendered revisions. A page whose socket never comes (a crawler,
+/// a prefetch, a link preview) costs its stores for that grace only, and while more
+/// than ``ServerConfiguration/maxWaitingPageSessions`` pages wait for their sockets, a
+/// page is rendered and its session dropped at once (its runtime then joins afresh),
+/// so a flood of requests holds a bounded number of stores.
+final class PageSessions: Sendable {
+  private let sessions: SessionRegistry
+  private let topics: TopicRegistry
+  private let capture: PageFrameCapture
+  private let grace: Duration
+  private let maxWaiting: Int
+  /// When each page session kept for its socket stops waiting, oldest first.
+  private let waiting = Mutex<[ContinuousClock.Instant]>([])
+
+  init(
+    sessions: SessionRegistry, topics: TopicRegistry, capture: PageFrameCapture, grace: Duration, maxWaiting: Int
+  ) {
+    self.sessions = sessions
+    self.topics = topics
+    self.capture = capture
+    self.grace = grace
+    self.maxWaiting = maxWaiting
+  }
+
+  /// What a page was rendered from: the session kept for its socket (`nil` when it was
+  /// dropped) and each topic's state.
+  struct Opened {
+    var session: String?
+    var states: [String: RenderedTopic]
+  }
+
+  /// Opens a session for `viewer`, joins `pageTopics` in it (a topic that cannot be
+  /// joined is left for the runtime, which reports why), and keeps it for the page's
+  /// socket when there is room.
+  func open(_ pageTopics: [PageTopic], viewer: Viewer, address: String) async -> Opened {
+    let connection = capture.openPageConnection()
+    let session = sessions.open(on: connection, viewer: viewer)
+    for topic in pageTopics {
+      try? await topics.join(
+        topic.name, params: topic.params ?? .object(JSONObject()), session: session.id, viewer: viewer,
+        connection: connection, address: address)
+    }
+    // A room whose owner is another process relays its snapshot later: such a topic is
+    // not rendered, and the runtime's resume brings its state.
+    let states = capture.closePageConnection(connection)
+    let kept = admit()
+    sessions.disconnect(session, from: connection, grace: kept ? grace : .zero)
+    return Opened(session: kept ? session.id : nil, states: states)
+  }
+
+  /// Joins `pageTopics` in the session of a socket (a live navigation): their snapshots
+  /// go to the socket as for any join, and are returned to render the page with.
+  func join(
+    _ pageTopics: [PageTopic], session: String, viewer: Viewer, connection: ConnectionID, address: String
+  ) async -> [String: RenderedTopic] {
+    capture.tap(connection)
+    for topic in pageTopics {
+      try? await topics.join(
+        topic.name, params: topic.params ?? .object(JSONObject()), session: session, viewer: viewer,
+        connection: connection, address: address)
+    }
+    return capture.untap(connection)
+  }
+
+  /// Whether one more page session may wait for its socket.
+  private func admit() -> Bool {
+    let now = ContinuousClock.now
+    return waiting.withLock { deadlines in
+      let expired = deadlines.prefix { $0 <= now }.count
+      deadlines.removeFirst(expired)
+      guard deadlines.count < maxWaiting else { return false }
+      deadlines.append(now + grace)
+      return true
+    }
+  }
+}

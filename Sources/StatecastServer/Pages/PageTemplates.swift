@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+
+/// The public directory's page templates, each parsed once (``HTMLTemplateParser``) at
+/// its first request and kept; in development (``ServerConfiguration/reloadsPageTemplates``)
+/// a template whose file changed is parsed again, so an edited page shows on reload.
+final class PageTemplates: Sendable {
+  struct Template: Sendable {
+    /// The file as it is, served when the page binds nothing the server can render.
+    var source: String
+    var nodes: [HTMLNode]
+    var modified: Date?
+  }
+
+  private let reloads: Bool
+  private let cache = Mutex<[String: Template]>([:])
+
+  init(reloads: Bool) {
+    self.reloads = reloads
+  }
+
+  /// The template of the file at `path`, or `nil` when it cannot be read.
+  func template(at path: String) -> Template? {
+    let cached = cache.withLock { $0[path] }
+    if let cached, !reloads { return cached }
+    let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    if let cached, cached.modified == modified { return cached }
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let source = String(decoding: data, as: UTF8.self)
+    let template = Template(source: source, nodes: HTMLTemplateParser.parse(source), modified: modified)
+    cache.withLock { $0[path] = template }
+    return template
+  }
+
+  /// The pages of `directory` the server renders: its `.html` files (not in
+  /// subdirectories) that bind a topic, by the URL path that serves them (`/counter.html`,
+  /// and `/` for an `index.html`).
+  static func renderedPages(in directory: String) -> [String: String] {
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    var pages: [String: String] = [:]
+    for name in files where name.hasSuffix(".html") && !name.hasPrefix(".") {
+      let path = directory + "/" + name
+      guard let data = FileManager.default.contents(atPath: path),
+        String(decoding: data, as: UTF8.self).contains("data-sc-topic")
+      else { continue }
+      pages["/" + name] = path
+      if name == "index.html" { pages["/"] = path }
+    }
+    return pages
+  }
+}
