@@ -19,6 +19,9 @@
 import { Binder } from "./bindings/binder.js";
 import { Client } from "./client.js";
 import { installConnectionIndicator } from "./connection-indicator.js";
+import { installForms } from "./forms.js";
+import { installUploadBindings } from "./upload-binding.js";
+import { Uploads } from "./uploads.js";
 
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
@@ -65,6 +68,7 @@ const environment = {
 };
 
 const binder = new Binder(client, environment);
+const uploads = new Uploads(client);
 
 /**
  * The page's runtime.
@@ -134,6 +138,18 @@ export const statecast = {
     client.retryNow();
   },
 
+  /**
+   * Uploads `file` (a `File` or `Blob` with a name) to `topic`, with progress and
+   * resume after a dropped connection; `events` hears `progress`, `done`, `failed`.
+   * @param {string} topic
+   * @param {Blob & { name: string, type: string }} file
+   * @param {import("./uploads.js").UploadEvents} [events]
+   * @returns {import("./uploads.js").Upload}
+   */
+  upload(topic, file, events) {
+    return uploads.upload(topic, file, events);
+  },
+
   /** The underlying protocol client (topics, session, tracing). */
   client,
 };
@@ -154,6 +170,8 @@ if (inBrowser) {
     if (started) return;
     started = true;
     installConnectionIndicator(client, document);
+    installForms(document);
+    installUploadBindings(uploads, document);
     binder.bind(document);
     client.leaveUnclaimed();
     if (debug) {

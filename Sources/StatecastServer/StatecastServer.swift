@@ -98,6 +98,11 @@ public final class StatecastServer: Service, Sendable {
       cluster.map { node in
         ClusterSink(base: relay, remotes: node.remotes, post: { [weak node] in node?.post($0, to: $1) })
       } ?? relay
+    let uploads = UploadRegistry(
+      directory: configuration.uploadDirectory.map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("statecast-uploads-\(SessionID.make())"),
+      keepsPartialUploads: configuration.uploadDirectory != nil, maxMessageSize: configuration.maxMessageSize,
+      sink: relay, logger: configuration.logger(for: .topics))
     topics = TopicRegistry(
       routes: routes.flatMap(\.topics), sink: roomSink,
       maxTopicsPerSession: configuration.maxTopicsPerSession,
@@ -105,12 +110,13 @@ public final class StatecastServer: Service, Sendable {
       storage: storage, metrics: metrics, cluster: cluster,
       newRoomQuota: NewRoomQuota(
         perViewer: configuration.maxNewRoomsPerViewer, perAddress: configuration.maxNewRoomsPerAddress,
-        window: configuration.newRoomWindow))
+        window: configuration.newRoomWindow),
+      uploads: uploads)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
     let hub = ConnectionHub(
-      configuration: configuration, sink: relay, sessions: sessions, topics: topics,
+      configuration: configuration, sink: relay, sessions: sessions, topics: topics, uploads: uploads,
       metrics: metrics)
     self.hub = hub
     // A follower's member that waited for a fresh snapshot gets its held replies as a
@@ -238,6 +244,7 @@ public final class StatecastServer: Service, Sendable {
     // Saved before the stores close, so that every tab finds its state after a restart.
     await sessions.saveAll()
     sessions.removeAll()
+    topics.uploads?.removeAll()
     let topics = self.topics
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await topics.closeAll() }

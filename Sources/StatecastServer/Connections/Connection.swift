@@ -32,6 +32,7 @@ final class Connection: @unchecked Sendable {
   private let sink: any FrameSink
   private let sessions: SessionRegistry
   private let topics: TopicRegistry
+  private let uploads: UploadRegistry?
   private let inbox: AsyncStream<Inbound>.Continuation
   private let messages: AsyncStream<Inbound>
 
@@ -52,8 +53,9 @@ final class Connection: @unchecked Sendable {
 
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
-    sessions: SessionRegistry, topics: TopicRegistry, address: String = ""
+    sessions: SessionRegistry, topics: TopicRegistry, uploads: UploadRegistry? = nil, address: String = ""
   ) {
+    self.uploads = uploads
     self.id = id
     self.address = address
     self.currentSession = session
@@ -175,6 +177,11 @@ final class Connection: @unchecked Sendable {
       try spendAllowance()
       try topics.setPresence(meta, on: topic, from: session.id)
       return []
+
+    case .upload, .uploadResume, .uploadCancel:
+      try spendAllowance()
+      guard let uploads else { throw ProtocolError(.badMessage, "this server takes no uploads") }
+      return try await uploads.handle(message, session: session, topics: topics)
     }
   }
 
@@ -243,8 +250,10 @@ extension ClientMessage {
   /// The topic the message is about, if any.
   var topic: String? {
     switch self {
-    case .hello: nil
-    case .join(let topic, _), .action(let topic, _), .leave(let topic), .presence(let topic, _): topic
+    case .hello, .uploadResume, .uploadCancel: nil
+    case .join(let topic, _), .action(let topic, _), .leave(let topic), .presence(let topic, _),
+      .upload(let topic, _, _, _):
+      topic
     }
   }
 }

@@ -11,6 +11,9 @@ enum ClientMessage: Sendable {
   case action(topic: String, action: JSON)
   case leave(topic: String)
   case presence(topic: String, meta: JSON)
+  case upload(topic: String, name: String, size: Int, type: String)
+  case uploadResume(id: String)
+  case uploadCancel(id: String)
 
   /// The largest `ref` a client may use: below 2^53, so it survives a JavaScript number.
   static let maxRef: Int64 = 1 << 53
@@ -97,6 +100,8 @@ enum ClientMessage: Sendable {
         return .failure(ProtocolError(.badMessage, "presence meta is over \(Presence.maxMetaBytes) bytes"))
       }
       return .success(.presence(topic: topic, meta: meta))
+    case "upload", "upload_resume", "upload_cancel":
+      return uploadMessage(op, from: fields)
     default:
       return .failure(ProtocolError(.badMessage, "unknown op \"\(op)\""))
     }
@@ -108,7 +113,7 @@ enum ClientMessage: Sendable {
   }
 
   /// An integral JSON number as an `Int64` (`3` and `3.0` alike), otherwise `nil`.
-  private static func integer(_ value: JSON) -> Int64? {
+  static func integer(_ value: JSON) -> Int64? {
     switch value {
     case .int(let integer): return integer
     case .double(let double):

@@ -24,6 +24,10 @@ public struct ProtocolError: Error, Sendable, Equatable {
     case tooLarge = "too_large"
     /// The server cannot serve the topic now (its store failed, or it is draining).
     case unavailable = "unavailable"
+    /// An upload the topic's limits refuse (too large, a type not accepted, over the count or quota).
+    case uploadRefused = "upload_refused"
+    /// An upload id this session did not announce, or one that ended.
+    case unknownUpload = "unknown_upload"
   }
 
   /// What failed; clients branch on it.

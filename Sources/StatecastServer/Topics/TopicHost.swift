@@ -57,10 +57,13 @@ protocol TopicHost: AnyObject, Sendable {
   /// Returns once a closing store is closed (its effects ended, a durable store's
   /// commits finished), at once if it is not closing.
   func waitUntilClosed() async
+  /// What the topic accepts as uploads; `nil` when it takes none.
+  var uploads: TopicUploads? { get }
 }
 
 extension TopicHost {
   /// Not a room that a first change creates (per-tab topics, rooms of other processes).
   func claimsNewRoom() -> Bool { false }
   func unclaimNewRoom() {}
+  var uploads: TopicUploads? { nil }
 }
