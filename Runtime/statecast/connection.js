@@ -47,6 +47,7 @@ const RESTARTING = 1012;
  * A WebSocket as the connection uses it: the browser's, or a test's stand-in.
  * @typedef {object} SocketLike
  * @property {(data: string | Uint8Array) => void} send
+ * @property {number} [readyState] 1 while open (a browser's WebSocket)
  * @property {(code?: number, reason?: string) => void} close
  * @property {((event: unknown) => void) | null} onopen
  * @property {((event: { data: unknown }) => void) | null} onmessage
@@ -212,7 +213,8 @@ export class Connection {
    */
   sendBinary(bytes) {
     const socket = this.#socket;
-    if (socket === null || !this.#greeted) return false;
+    // A socket closed by the page or the network refuses, noisily, until its close event.
+    if (socket === null || !this.#greeted || (socket.readyState !== undefined && socket.readyState !== 1)) return false;
     socket.send(bytes);
     return true;
   }

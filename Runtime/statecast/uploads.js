@@ -63,6 +63,8 @@ export class Upload {
   /** @type {"announcing" | "sending" | "paused" | "done" | "failed" | "cancelled"} */
   state = "announcing";
   #reading = false;
+  /** @type {{ offset: number, bytes: Uint8Array } | null} the part of the file read last */
+  #block = null;
 
   /**
    * @param {UploadPort} port
@@ -166,7 +168,7 @@ export class Upload {
       while (this.state === "sending" && this.sent < this.file.size && this.sent - this.acknowledged < this.window * this.chunkSize) {
         const offset = this.sent;
         const end = Math.min(offset + this.chunkSize, this.file.size);
-        const data = new Uint8Array(await this.file.slice(offset, end).arrayBuffer());
+        const data = await this.#read(offset, end);
         if (this.state !== "sending" || this.sent !== offset || this.id === null) break;
         const frame = new Uint8Array(24 + data.length);
         frame.set(idBytes(this.id), 0);
@@ -183,6 +185,23 @@ export class Upload {
     } finally {
       this.#reading = false;
     }
+  }
+
+  /**
+   * Bytes `offset..<end` of the file. Reading a file is a round trip to the browser's
+   * own process, so it is read a block of 16 chunks at a time (at most 1 MiB here).
+   * @param {number} offset
+   * @param {number} end
+   * @returns {Promise<Uint8Array>}
+   */
+  async #read(offset, end) {
+    let block = this.#block;
+    if (block === null || offset < block.offset || end > block.offset + block.bytes.length) {
+      const blockEnd = Math.min(offset + 16 * this.chunkSize, this.file.size);
+      block = { offset, bytes: new Uint8Array(await this.file.slice(offset, blockEnd).arrayBuffer()) };
+      this.#block = block;
+    }
+    return block.bytes.subarray(offset - block.offset, end - block.offset);
   }
 
   /** @param {string} message */

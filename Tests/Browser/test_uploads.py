@@ -2,7 +2,6 @@
 dropped mid-upload, and a file over the limit refused with nothing kept."""
 
 import hashlib
-import os
 import pathlib
 
 from playwright.sync_api import expect
@@ -39,6 +38,30 @@ WATCH_PROGRESS = """(dropAt) => {
 }"""
 
 
+# Chooses files made in the page (sending 20 MB from the test into the browser would
+# take longer than the upload) and returns the SHA-256 of each, computed by the browser
+# from the bytes it holds.
+CHOOSE_FILES = """async (specs) => {
+  const transfer = new DataTransfer();
+  const hashes = {};
+  for (const [name, size, seed] of specs) {
+    const bytes = new Uint8Array(size);
+    let x = seed;
+    for (let i = 0; i < size; i++) {
+      x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+      bytes[i] = x & 255;
+    }
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    hashes[name] = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+    transfer.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+  }
+  const input = document.querySelector('#files');
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+  return hashes;
+}"""
+
+
 def received(page):
     return page.eval_on_selector_all(
         "#received .received-file",
@@ -48,18 +71,16 @@ def received(page):
 
 def test_three_files_arrive_with_progress_and_the_servers_hashes(server, context, open_page):
     page = open_page(f"{server.origin}/uploads.html")
-    files = [("big.bin", os.urandom(20 << 20)), ("notes.txt", b"hello, server\n" * 100), ("empty.txt", b"")]
     page.evaluate(WATCH_PROGRESS, None)
-    page.set_input_files(
-        "#files", [{"name": name, "mimeType": "application/octet-stream", "buffer": data} for name, data in files]
-    )
+    hashes = page.evaluate(CHOOSE_FILES, [["big.bin", 20 << 20, 7], ["notes.txt", 1400, 11], ["empty.txt", 0, 13]])
+    assert hashes["empty.txt"] == hashlib.sha256(b"").hexdigest()
     rows = page.locator(".sc-upload")
     expect(rows).to_have_count(3)
     for index in range(3):
         expect(rows.nth(index)).to_have_attribute("data-state", "done", timeout=30_000)
         expect(rows.nth(index).locator(".sc-upload-percent")).to_have_text("100 %")
     expect(page.locator("#received .received-file")).to_have_count(3)
-    assert sorted(received(page)) == sorted((name, hashlib.sha256(data).hexdigest()) for name, data in files)
+    assert sorted(received(page)) == sorted([name, digest] for name, digest in hashes.items())
     seen = page.evaluate("window.progressSeen['big.bin']")
     assert seen[-1] == 100 and any(0 < value < 100 for value in seen), seen
 
@@ -67,12 +88,11 @@ def test_three_files_arrive_with_progress_and_the_servers_hashes(server, context
 def test_a_socket_dropped_mid_upload_resumes_and_the_hash_matches(server, context, open_page):
     context.add_init_script(RECORD_SOCKETS)
     page = open_page(f"{server.origin}/uploads.html")
-    data = os.urandom(20 << 20)
     page.evaluate(WATCH_PROGRESS, 30)
-    page.set_input_files("#files", [{"name": "resumed.bin", "mimeType": "application/octet-stream", "buffer": data}])
+    hashes = page.evaluate(CHOOSE_FILES, [["resumed.bin", 20 << 20, 17]])
     expect(page.locator(".sc-upload")).to_have_attribute("data-state", "done", timeout=30_000)
     assert page.evaluate("window.dropped") and page.evaluate("window.openedSockets.length") == 2
-    assert received(page) == [["resumed.bin", hashlib.sha256(data).hexdigest()]]
+    assert received(page) == [["resumed.bin", hashes["resumed.bin"]]]
     # It went on from what the server had, not from the start.
     seen = page.evaluate("window.progressSeen['resumed.bin']")
     first = next(i for i, value in enumerate(seen) if value >= 30)

@@ -1455,7 +1455,7 @@ this.#transmit(socket, { op: message.op, ref, ...message });
 }
 sendBinary(bytes) {
 const socket = this.#socket;
-if (socket === null || !this.#greeted) return false;
+if (socket === null || !this.#greeted || (socket.readyState !== undefined && socket.readyState !== 1)) return false;
 socket.send(bytes);
 return true;
 }
@@ -2799,6 +2799,7 @@ chunkSize = 65512;
 window = 4;
 state = "announcing";
 #reading = false;
+#block = null;
 constructor(port, topic, file, events) {
 this.port = port;
 this.topic = topic;
@@ -2876,7 +2877,7 @@ try {
 while (this.state === "sending" && this.sent < this.file.size && this.sent - this.acknowledged < this.window * this.chunkSize) {
 const offset = this.sent;
 const end = Math.min(offset + this.chunkSize, this.file.size);
-const data = new Uint8Array(await this.file.slice(offset, end).arrayBuffer());
+const data = await this.#read(offset, end);
 if (this.state !== "sending" || this.sent !== offset || this.id === null) break;
 const frame = new Uint8Array(24 + data.length);
 frame.set(idBytes(this.id), 0);
@@ -2893,6 +2894,15 @@ this.sent = end;
 } finally {
 this.#reading = false;
 }
+}
+async #read(offset, end) {
+let block = this.#block;
+if (block === null || offset < block.offset || end > block.offset + block.bytes.length) {
+const blockEnd = Math.min(offset + 16 * this.chunkSize, this.file.size);
+block = { offset, bytes: new Uint8Array(await this.file.slice(offset, blockEnd).arrayBuffer()) };
+this.#block = block;
+}
+return block.bytes.subarray(offset - block.offset, end - block.offset);
 }
 #fail(message) {
 this.state = "failed";
