@@ -49,6 +49,8 @@ import { TopicRegistry } from "./topic-registry.js";
  * - `error` `{ error: StatecastError, topic?: string, action?: unknown }`: every
  *   error reply from the server and every failed join, also logged to the console
  * - `resync` `{ topic, reason }`: a topic re-joined to repair a gap or a bad patch
+ * - `message`: every server message that names no topic and answers no request
+ *   (an upload's progress)
  * - `trace` `{ direction: "in" | "out", message, bytes }`: every message, when
  *   `client.tracing` is true (the debug panel turns it on)
  * @typedef {string} ClientEvent
@@ -204,6 +206,25 @@ export class Client extends Emitter {
   }
 
   /**
+   * Sends a request that names no topic's action (an upload's announcement); resolves
+   * with the server's reply, whatever its status.
+   * @param {Record<string, unknown>} message without `ref`
+   * @returns {Promise<any>}
+   */
+  request(message) {
+    return this.#connection.request(message);
+  }
+
+  /**
+   * Sends a binary message (a chunk of an announced upload).
+   * @param {Uint8Array} bytes
+   * @returns {boolean} false when the socket is not open
+   */
+  sendBinary(bytes) {
+    return this.#connection.sendBinary(bytes);
+  }
+
+  /**
    * @param {"connecting" | "open" | "closed"} status
    * @param {import("./connection.js").CloseDetail} [detail]
    */
@@ -294,7 +315,9 @@ export class Client extends Emitter {
         return;
       }
       default:
-      // Unknown server messages are ignored: newer servers may add some.
+        // Others (uploads' progress) go to whoever listens; unknown ones are ignored:
+        // newer servers may add some.
+        this.emit("message", message);
     }
   }
 

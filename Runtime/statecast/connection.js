@@ -46,7 +46,8 @@ const RESTARTING = 1012;
 /**
  * A WebSocket as the connection uses it: the browser's, or a test's stand-in.
  * @typedef {object} SocketLike
- * @property {(text: string) => void} send
+ * @property {(data: string | Uint8Array) => void} send
+ * @property {number} [readyState] 1 while open (a browser's WebSocket)
  * @property {(code?: number, reason?: string) => void} close
  * @property {((event: unknown) => void) | null} onopen
  * @property {((event: { data: unknown }) => void) | null} onmessage
@@ -203,6 +204,19 @@ export class Connection {
       this.#pending.set(ref, { resolve, reject });
       this.#transmit(socket, { op: message.op, ref, ...message });
     });
+  }
+
+  /**
+   * Sends a binary message (a chunk of an announced upload) as it is.
+   * @param {Uint8Array} bytes
+   * @returns {boolean} false when no socket is open (nothing was sent)
+   */
+  sendBinary(bytes) {
+    const socket = this.#socket;
+    // A socket closed by the page or the network refuses, noisily, until its close event.
+    if (socket === null || !this.#greeted || (socket.readyState !== undefined && socket.readyState !== 1)) return false;
+    socket.send(bytes);
+    return true;
   }
 
   /**

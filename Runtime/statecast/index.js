@@ -21,6 +21,9 @@ import { Client } from "./client.js";
 import { installConnectionIndicator } from "./connection-indicator.js";
 import { LiveNavigation } from "./navigation.js";
 import { readRenderedPage } from "./rendered-page.js";
+import { installForms } from "./forms.js";
+import { installUploadBindings } from "./upload-binding.js";
+import { Uploads } from "./uploads.js";
 
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
@@ -67,6 +70,7 @@ const environment = {
 };
 
 const binder = new Binder(client, environment);
+const uploads = new Uploads(client);
 
 /**
  * The page's runtime.
@@ -136,6 +140,18 @@ export const statecast = {
     client.retryNow();
   },
 
+  /**
+   * Uploads `file` (a `File` or `Blob` with a name) to `topic`, with progress and
+   * resume after a dropped connection; `events` hears `progress`, `done`, `failed`.
+   * @param {string} topic
+   * @param {Blob & { name: string, type: string }} file
+   * @param {import("./uploads.js").UploadEvents} [events]
+   * @returns {import("./uploads.js").Upload}
+   */
+  upload(topic, file, events) {
+    return uploads.upload(topic, file, events);
+  },
+
   /** The underlying protocol client (topics, session, tracing). */
   client,
 
@@ -166,6 +182,8 @@ if (inBrowser) {
     started = true;
     installConnectionIndicator(client, document);
     const unbind = binder.bind(document);
+    installForms(document);
+    installUploadBindings(uploads, document);
     client.leaveUnclaimed();
     statecast.navigation = new LiveNavigation(
       { client, document, window, bind: (root) => binder.bind(root), bound: () => client.leaveUnclaimed() },

@@ -69,6 +69,10 @@ public struct ServerConfiguration: Sendable {
   /// `nil` keeps them forever, for an app whose rooms are few and made by trusted people.
   /// Any visitor can make a room, so a public server needs an end to them.
   public var roomTimeToLive: Duration? = .seconds(30 * 24 * 3_600)
+  /// Where uploads are written while they arrive and kept until their session ends
+  /// (created owner-only if missing); `nil` uses a fresh directory under the system's
+  /// temporary directory.
+  public var uploadDirectory: String?
   /// How long a session whose socket dropped is kept for a resume.
   public var sessionGracePeriod: Duration = .seconds(30)
   /// Render pages that bind topics with their first state: a `GET` of such a page

@@ -103,12 +103,18 @@ public final class StatecastServer: Service, Sendable {
       cluster.map { node in
         ClusterSink(base: capture, remotes: node.remotes, post: { [weak node] in node?.post($0, to: $1) })
       } ?? capture
+    let uploads = UploadRegistry(
+      directory: configuration.uploadDirectory.map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("statecast-uploads-\(SessionID.make())"),
+      keepsPartialUploads: configuration.uploadDirectory != nil, maxMessageSize: configuration.maxMessageSize,
+      sink: relay, logger: configuration.logger(for: .topics))
     topics = TopicRegistry(
       routes: routes.flatMap(\.topics), sink: roomSink,
       maxTopicsPerSession: configuration.maxTopicsPerSession,
       logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
       storage: storage, metrics: metrics, cluster: cluster,
-      newRoomQuota: newRoomQuota)
+      newRoomQuota: newRoomQuota,
+      uploads: uploads)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
@@ -123,7 +129,7 @@ public final class StatecastServer: Service, Sendable {
         authenticate: configuration.authenticate)
     }
     let hub = ConnectionHub(
-      configuration: configuration, sink: relay, sessions: sessions, topics: topics,
+      configuration: configuration, sink: relay, sessions: sessions, topics: topics, uploads: uploads,
       metrics: metrics, pages: pages)
     self.hub = hub
     // A follower's member that waited for a fresh snapshot gets its held replies as a
@@ -255,6 +261,7 @@ public final class StatecastServer: Service, Sendable {
     // Saved before the stores close, so that every tab finds its state after a restart.
     await sessions.saveAll()
     sessions.removeAll()
+    topics.uploads?.removeAll()
     let topics = self.topics
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await topics.closeAll() }

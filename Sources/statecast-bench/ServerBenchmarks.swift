@@ -206,8 +206,9 @@ private func demoCounterRoute(_ data: URL) -> [Route] {
   ]
 }
 
-/// `statecast-demo` from the same build folder as this benchmark, on a free port.
-private struct DemoServerProcess {
+/// `statecast-demo` from the same build folder as this benchmark, on a free port (also
+/// used by the uploads section).
+struct DemoServerProcess {
   let process: Process
   let url: String
 

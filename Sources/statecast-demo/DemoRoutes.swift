@@ -15,6 +15,8 @@ import StatecastServer
 /// | `recruitment` | recruitment.html | Separating logic from effects (Jobandtalent) |
 /// | `annotation-filters` | annotation-filters.html | Flux at PlanGrid |
 /// | `music` | music.html (any `/music/...` path) | Rule-based logic (Sundell) |
+/// | `signup` | signup.html | forms validated in the reducer |
+/// | `uploads` | uploads.html | files uploaded to the tab's store |
 /// | `account` | signin.html | the visitor's name, signed into an `HttpOnly` cookie |
 func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
   let counter = Counter.Dependencies.live(dataDirectory: dataDirectory)
@@ -44,6 +46,10 @@ func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
       }),
     // Demo 6: a collaborative list; each member sees their own draft, and who is there.
     .shared("board/:room", Board.self, dependencies: .live(), durability: .durable),
+    // Forms validated as people type, with a name check only the server can make.
+    .perSession("signup", Signup.self, dependencies: .live()),
+    // Uploads with progress, resumed after a dropped connection; files live with the tab.
+    .perSession("uploads", FileUploads.self, dependencies: ()),
     // Sign-in: the store knows who joined (a guest, or the cookie's viewer).
     .perSession(
       "account", clientAction: Account.ClientAction.self, embed: { $0 }, view: Account.viewState,

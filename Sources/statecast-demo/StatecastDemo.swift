@@ -56,6 +56,8 @@ struct StatecastDemo: AsyncParsableCommand {
     configuration.appPages = ["/music": "music.html"]
     let dataDirectory = try server.apply(to: &configuration, environment: environment)
     try limits.apply(to: &configuration, environment: environment)
+    // Files being uploaded, and those the uploads demo received, until their tab's session ends.
+    configuration.uploadDirectory = dataDirectory.appendingPathComponent("uploads").path
     configuration.logger = Logger(label: "statecast")
     // One registry for the server's metrics and anything else in the process that
     // records through swift-metrics: `/metrics` serves them all.

@@ -102,6 +102,13 @@ extension Poll {
   }
 }
 
+func pollTitleErrors(title: String, takenTitles: Set<String>) -> FieldErrors {
+  var errors = FieldErrors()
+  errors.check("title", title, .required("Give the poll a title"), .maxLength(80))
+  if takenTitles.contains(title) { errors.add("A poll has this title already", to: "title") }
+  return errors
+}
+
 /// docs/GUIDE.md, line 174.
 func snippet4() async throws {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)

@@ -34,6 +34,7 @@ final class Connection: @unchecked Sendable {
   private let topics: TopicRegistry
   /// Renders pages for live navigation; `nil` when the server renders no pages.
   private let pages: PageService?
+  private let uploads: UploadRegistry?
   private let inbox: AsyncStream<Inbound>.Continuation
   private let messages: AsyncStream<Inbound>
 
@@ -54,8 +55,10 @@ final class Connection: @unchecked Sendable {
 
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
-    sessions: SessionRegistry, topics: TopicRegistry, address: String = "", pages: PageService? = nil
+    sessions: SessionRegistry, topics: TopicRegistry, uploads: UploadRegistry? = nil, address: String = "",
+    pages: PageService? = nil
   ) {
+    self.uploads = uploads
     self.id = id
     self.pages = pages
     self.address = address
@@ -188,6 +191,10 @@ final class Connection: @unchecked Sendable {
         path, session: session.id, viewer: session.viewer, connection: id, address: address)
       await sessions.topicsDidChange(of: session)
       return [("html", .string(html))]
+    case .upload, .uploadResume, .uploadCancel:
+      try spendAllowance()
+      guard let uploads else { throw ProtocolError(.badMessage, "this server takes no uploads") }
+      return try await uploads.handle(message, session: session, topics: topics)
     }
   }
 
@@ -256,8 +263,10 @@ extension ClientMessage {
   /// The topic the message is about, if any.
   var topic: String? {
     switch self {
-    case .hello, .navigate: nil
-    case .join(let topic, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _): topic
+    case .hello, .navigate, .uploadResume, .uploadCancel: nil
+    case .join(let topic, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _),
+      .upload(let topic, _, _, _):
+      topic
     }
   }
 }

@@ -14,6 +14,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   private let sink: any FrameSink
   private let sessions: SessionRegistry
   private let topics: TopicRegistry
+  private let uploads: UploadRegistry?
   /// Counts replies and client messages for `/metrics`; `nil` counts nothing.
   private let metrics: ServerMetrics?
   /// Renders pages for live navigation (`navigate`); `nil` when pages are not rendered.
@@ -24,8 +25,9 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 
   init(
     configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry,
-    metrics: ServerMetrics? = nil, pages: PageService? = nil
+    uploads: UploadRegistry? = nil, metrics: ServerMetrics? = nil, pages: PageService? = nil
   ) {
+    self.uploads = uploads
     self.pages = pages
     self.configuration = configuration
     self.metrics = metrics
@@ -51,7 +53,7 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
     let replies: any FrameSink = metrics.map { CountingSink(base: sink, metrics: $0) } ?? sink
     let connection = Connection(
       id: id, session: session, configuration: configuration, sink: replies, sessions: sessions,
-      topics: topics, address: address, pages: pages)
+      topics: topics, uploads: uploads, address: address, pages: pages)
     lock.withLock { connections[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
     Task {
@@ -65,6 +67,16 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   func transportReceived(_ id: ConnectionID, message: [UInt8]) {
     metrics?.received(message)
     lock.withLock { connections[id] }?.receive(.message(message))
+  }
+
+  /// Service thread: a binary message is a chunk of an upload the socket's session
+  /// announced, or refused (the transport closes the socket with 1003).
+  func transportReceived(_ id: ConnectionID, binary message: [UInt8]) -> Bool {
+    guard let uploads, let connection = lock.withLock({ connections[id] }) else { return false }
+    let session = connection.session
+    // A socket whose session was resumed elsewhere is being closed with 4000.
+    guard session.currentConnection == id else { return true }
+    return uploads.receive(message, from: session)
   }
 
   /// Service thread.

@@ -18,6 +18,9 @@ enum ClientMessage: Sendable {
 
   /// The longest path a `navigate` may name.
   static let maxNavigatePath = 2_048
+  case upload(topic: String, name: String, size: Int, type: String)
+  case uploadResume(id: String)
+  case uploadCancel(id: String)
 
   /// The largest `ref` a client may use: below 2^53, so it survives a JavaScript number.
   static let maxRef: Int64 = 1 << 53
@@ -122,6 +125,8 @@ enum ClientMessage: Sendable {
           ProtocolError(.badMessage, "navigate needs a \"path\" of this origin (/…, at most \(maxNavigatePath) bytes)"))
       }
       return .success(.navigate(path: path))
+    case "upload", "upload_resume", "upload_cancel":
+      return uploadMessage(op, from: fields)
     default:
       return .failure(ProtocolError(.badMessage, "unknown op \"\(op)\""))
     }
@@ -133,7 +138,7 @@ enum ClientMessage: Sendable {
   }
 
   /// An integral JSON number as an `Int64` (`3` and `3.0` alike), otherwise `nil`.
-  private static func integer(_ value: JSON) -> Int64? {
+  static func integer(_ value: JSON) -> Int64? {
     switch value {
     case .int(let integer): return integer
     case .double(let double):

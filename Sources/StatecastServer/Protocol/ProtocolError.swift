@@ -26,6 +26,10 @@ public struct ProtocolError: Error, Sendable, Equatable {
     case unavailable = "unavailable"
     /// A `navigate` to a path that is none of the app's pages.
     case unknownPage = "unknown_page"
+    /// An upload the topic's limits refuse (too large, a type not accepted, over the count or quota).
+    case uploadRefused = "upload_refused"
+    /// An upload id this session did not announce, or one that ended.
+    case unknownUpload = "unknown_upload"
   }
 
   /// What failed; clients branch on it.

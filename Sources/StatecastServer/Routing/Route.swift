@@ -68,6 +68,20 @@ public struct Route: Sendable {
     Route(topics: [TopicRoute(pattern, .shared, feature, access: access, dependencies: dependencies)])
   }
 
+  /// Serves a feature that accepts uploads with a store per tab: files announced on
+  /// its topic are received within ``UploadingFeature/uploadLimits`` and reach its store
+  /// as ``UploadingFeature/fileUploaded(_:)`` (docs/PROTOCOL.md, "Uploads").
+  public static func perSession<F: UploadingFeature>(
+    _ pattern: String,
+    _ feature: F.Type,
+    dependencies: @autoclosure @escaping @Sendable () -> F.Dependencies,
+    access: Access<F.ClientAction> = .everyone
+  ) -> Route {
+    Route(topics: [
+      TopicRoute(pattern, .perSession, uploading: feature, access: access, dependencies: dependencies)
+    ])
+  }
+
   /// A topic whose store belongs to one browser tab, saved with the tab's session so
   /// that a tab reconnecting after a restart (a deploy) finds its state.
   ///

@@ -29,6 +29,7 @@ struct TopicRoute: Sendable {
     viewDependsOnViewer: Bool,
     access: Access<ClientAction>,
     isDurable: Bool = false,
+    uploads: UploadAcceptance<Action>? = nil,
     open: @escaping @Sendable (JoinRequest, HostContext) async throws -> OpenedStore<State, Action>
   ) {
     self.pattern = TopicPattern(pattern)
@@ -43,7 +44,7 @@ struct TopicRoute: Sendable {
         opened.revision = max(opened.revision, DurableStores.restoredRevisionBase())
         opened.isRestored = true
       }
-      return await StoreHost(
+      let host = await StoreHost(
         topic: request.topic, store: opened.store, embed: embed, view: view,
         viewDependsOnViewer: viewDependsOnViewer,
         showsPresence: sharing == .shared,
@@ -51,6 +52,8 @@ struct TopicRoute: Sendable {
         sink: context.sink, revision: opened.revision, historyStartsKnown: !opened.isRestored,
         saveState: opened.saveState, isNewRoom: opened.isNewRoom, appliedKeys: opened.appliedKeys,
         logger: context.logger)
+      host.uploads = uploads?.target(for: opened.store)
+      return host
     }
   }
 
@@ -61,11 +64,12 @@ struct TopicRoute: Sendable {
     view: @escaping @Sendable (State, Viewer) -> View,
     viewDependsOnViewer: Bool,
     access: Access<ClientAction>,
+    uploads: UploadAcceptance<Action>? = nil,
     store makeStore: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
   ) {
     self.init(
       pattern, sharing, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer, access: access,
-      open: { request, _ in OpenedStore(store: try await makeStore(request)) })
+      uploads: uploads, open: { request, _ in OpenedStore(store: try await makeStore(request)) })
   }
 
   /// A route serving a durable feature: shared rooms are journaled, per-tab stores are
@@ -92,6 +96,18 @@ struct TopicRoute: Sendable {
     self.init(
       pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
       viewDependsOnViewer: F.viewDependsOnViewer, access: access,
+      store: { _ in F.makeStore(dependencies: dependencies()) })
+  }
+
+  /// A route serving a feature that accepts uploads (see ``UploadingFeature``).
+  init<F: UploadingFeature>(
+    _ pattern: String, _ sharing: Sharing, uploading feature: F.Type, access: Access<F.ClientAction>,
+    dependencies: @escaping @Sendable () -> F.Dependencies
+  ) {
+    self.init(
+      pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
+      viewDependsOnViewer: F.viewDependsOnViewer, access: access,
+      uploads: UploadAcceptance(limits: F.uploadLimits, action: { F.fileUploaded($0) }),
       store: { _ in F.makeStore(dependencies: dependencies()) })
   }
 

@@ -1458,6 +1458,12 @@ this.#pending.set(ref, { resolve, reject });
 this.#transmit(socket, { op: message.op, ref, ...message });
 });
 }
+sendBinary(bytes) {
+const socket = this.#socket;
+if (socket === null || !this.#greeted || (socket.readyState !== undefined && socket.readyState !== 1)) return false;
+socket.send(bytes);
+return true;
+}
 adopt(ref) {
 this.#nextRef = Math.max(this.#nextRef, ref + 1);
 return new Promise((resolve, reject) => {
@@ -2545,6 +2551,12 @@ return this.#registry.join(name, params);
 presence(name, meta) {
 this.#registry.presence(name, meta);
 }
+request(message) {
+return this.#connection.request(message);
+}
+sendBinary(bytes) {
+return this.#connection.sendBinary(bytes);
+}
 #transportChanged(status, detail) {
 if (status === "connecting") {
 this.#handshake = null;
@@ -2606,6 +2618,7 @@ if (message.status === "error") this.#report(StatecastError.fromReply(message), 
 return;
 }
 default:
+this.emit("message", message);
 }
 }
 #report(error, context) {
@@ -2819,6 +2832,357 @@ reject(error);
 });
 }
 
+// ---- statecast/forms.js ----
+
+const formStates = new WeakMap();
+let nextErrorId = 1;
+function stateOf(form) {
+let state = formStates.get(form);
+if (!state) {
+state = { touched: new Set(), submitted: false, submitting: false };
+formStates.set(form, state);
+}
+return state;
+}
+function fieldNamed(form, name) {
+const item = form.elements?.namedItem?.(name);
+if (!item) return null;
+return typeof item.length === "number" && !("value" in item && item.localName) ? item[0] : item;
+}
+function refreshForm(form) {
+const state = stateOf(form);
+for (const box of form.querySelectorAll("[data-sc-error-for]")) {
+const name = box.getAttribute("data-sc-error-for");
+const field = fieldNamed(form, name);
+const message = (box.textContent ?? "").trim();
+const shown = message !== "" && (state.submitted || state.touched.has(name));
+if (box.hidden === shown) box.hidden = !shown;
+if (!field) continue;
+if (!box.id) box.id = `sc-error-${nextErrorId++}`;
+const described = (field.getAttribute("aria-describedby") ?? "").split(/\s+/).filter(Boolean);
+if (!described.includes(box.id)) field.setAttribute("aria-describedby", [...described, box.id].join(" "));
+const invalid = shown ? "true" : "false";
+if (field.getAttribute("aria-invalid") !== invalid) field.setAttribute("aria-invalid", invalid);
+}
+}
+function focusFirstInvalid(form) {
+const invalid = form.querySelector('[aria-invalid="true"]');
+if (!invalid) return false;
+invalid.focus();
+return true;
+}
+function setSubmitting(form, busy) {
+stateOf(form).submitting = busy;
+for (const button of form.querySelectorAll('button:not([type]), button[type="submit"], input[type="submit"]')) {
+button.disabled = busy;
+if (busy) button.setAttribute("aria-busy", "true");
+else button.removeAttribute("aria-busy");
+}
+}
+function installForms(document, schedule = (callback) => queueMicrotask(callback)) {
+const formOf = (target) => target?.closest?.("form[data-sc-form]") ?? null;
+const left = (event) => {
+const form = formOf(event.target);
+const name = event.target?.name;
+if (!form || typeof name !== "string" || name === "") return;
+stateOf(form).touched.add(name);
+refreshForm(form);
+};
+const submitted = (event) => {
+const form = formOf(event.target);
+if (!form || event.target !== form) return;
+stateOf(form).submitted = true;
+setSubmitting(form, true);
+refreshForm(form);
+};
+const answered = (event) => {
+const form = formOf(event.target);
+if (!form || event.target !== form || !stateOf(form).submitting) return;
+setSubmitting(form, false);
+refreshForm(form);
+focusFirstInvalid(form);
+};
+let pending = false;
+const changed = () => {
+if (pending) return;
+pending = true;
+schedule(() => {
+pending = false;
+for (const form of document.querySelectorAll("form[data-sc-form]")) refreshForm(form);
+});
+};
+document.addEventListener("focusout", left, true);
+document.addEventListener("submit", submitted, true);
+document.addEventListener("statecast:reply", answered);
+document.addEventListener("statecast:error", answered);
+const Observer = document.defaultView?.MutationObserver;
+const observer = Observer ? new Observer(changed) : null;
+observer?.observe(document, { childList: true, characterData: true, subtree: true });
+changed();
+return () => {
+document.removeEventListener("focusout", left, true);
+document.removeEventListener("submit", submitted, true);
+document.removeEventListener("statecast:reply", answered);
+document.removeEventListener("statecast:error", answered);
+observer?.disconnect();
+};
+}
+
+// ---- statecast/upload-binding.js ----
+
+function progressRow(document, element, file) {
+const row = document.createElement("li");
+row.className = "sc-upload";
+const name = document.createElement("span");
+name.className = "sc-upload-name";
+name.textContent = file;
+const bar = document.createElement("progress");
+bar.max = 100;
+bar.value = 0;
+const percent = document.createElement("span");
+percent.className = "sc-upload-percent";
+const cancel = document.createElement("button");
+cancel.type = "button";
+cancel.className = "sc-upload-cancel";
+cancel.textContent = "Cancel";
+const message = document.createElement("span");
+message.className = "sc-upload-message";
+message.setAttribute("role", "status");
+row.append(name, bar, percent, cancel, message);
+element.append(row);
+return {
+row,
+update(state, fraction, text = "") {
+const value = Math.floor(fraction * 100);
+row.dataset.state = state;
+bar.value = value;
+bar.setAttribute("aria-label", `${file}: ${value} %`);
+percent.textContent = `${value} %`;
+message.textContent = text;
+cancel.hidden = state !== "sending";
+},
+};
+}
+function uploadAll(uploads, document, element, files) {
+const host = element.closest("[data-sc-topic]");
+const topic = host?.getAttribute("data-sc-topic");
+if (!topic) {
+console.warn("statecast: data-sc-upload needs to be inside a data-sc-topic element");
+return;
+}
+const list = host.querySelector("[data-sc-upload-list]");
+for (const file of files) {
+const row = list ? progressRow(document, list, file.name) : null;
+row?.update("sending", 0);
+const upload = uploads.upload(topic, file, {
+progress: (acknowledged, size) => row?.update("sending", size === 0 ? 1 : acknowledged / size),
+done: ({ sha256 }) => {
+row?.update("done", 1, "received");
+if (row && sha256) row.row.dataset.sha256 = sha256;
+},
+failed: (message) => row?.update(message === "cancelled" ? "cancelled" : "failed", 0, message),
+});
+row?.row.querySelector(".sc-upload-cancel").addEventListener("click", () => upload.cancel());
+}
+}
+function installUploadBindings(uploads, document) {
+const chosen = (event) => {
+const input = event.target;
+if (!input?.matches?.("input[type=file][data-sc-upload]")) return;
+uploadAll(uploads, document, input, Array.from(input.files ?? []));
+input.value = "";
+};
+const dragging = (event) => {
+const zone = event.target?.closest?.("[data-sc-upload-drop]");
+if (!zone) return;
+event.preventDefault();
+zone.classList.toggle("sc-dragging", event.type === "dragover");
+};
+const dropped = (event) => {
+const zone = event.target?.closest?.("[data-sc-upload-drop]");
+if (!zone) return;
+event.preventDefault();
+zone.classList.remove("sc-dragging");
+uploadAll(uploads, document, zone, Array.from(event.dataTransfer?.files ?? []));
+};
+document.addEventListener("change", chosen);
+document.addEventListener("dragover", dragging);
+document.addEventListener("dragleave", dragging);
+document.addEventListener("drop", dropped);
+return () => {
+document.removeEventListener("change", chosen);
+document.removeEventListener("dragover", dragging);
+document.removeEventListener("dragleave", dragging);
+document.removeEventListener("drop", dropped);
+};
+}
+
+// ---- statecast/uploads.js ----
+
+function idBytes(id) {
+const bytes = new Uint8Array(16);
+for (let i = 0; i < 16; i++) bytes[i] = parseInt(id.slice(2 * i, 2 * i + 2), 16);
+return bytes;
+}
+class Upload {
+id = null;
+acknowledged = 0;
+sent = 0;
+chunkSize = 65512;
+window = 4;
+state = "announcing";
+#reading = false;
+#block = null;
+constructor(port, topic, file, events) {
+this.port = port;
+this.topic = topic;
+this.file = file;
+this.events = events;
+}
+async start() {
+const { file } = this;
+const reply = await this.port
+.request({ op: "upload", topic: this.topic, name: file.name || "file", size: file.size, type: file.type })
+.catch((error) => ({ status: "error", error }));
+if (this.state === "cancelled") {
+if (reply.status === "ok") this.port.request({ op: "upload_cancel", upload: reply.upload }).catch(() => {});
+return;
+}
+if (reply.status !== "ok") return this.#fail(reply.error?.message ?? "the upload was refused");
+const id = reply.upload;
+this.id = id;
+this.chunkSize = reply.chunk;
+this.window = reply.window;
+this.events.announced?.(id);
+this.#continueFrom(reply.offset, reply.done);
+}
+async resume() {
+if (this.id === null || (this.state !== "sending" && this.state !== "paused")) return;
+this.state = "paused";
+const reply = await this.port.request({ op: "upload_resume", upload: this.id }).catch(() => null);
+if (reply === null || this.state !== "paused") return;
+if (reply.status !== "ok") return this.#fail(reply.error?.message ?? "the server no longer has this upload");
+this.#continueFrom(reply.offset, reply.done);
+}
+cancel() {
+if (this.state === "done" || this.state === "failed" || this.state === "cancelled") return;
+this.state = "cancelled";
+this.events.failed?.("cancelled");
+if (this.id !== null) this.port.request({ op: "upload_cancel", upload: this.id }).catch(() => {});
+}
+pause() {
+if (this.state === "sending") this.state = "paused";
+}
+receive(message) {
+if (this.state === "cancelled" || this.state === "failed" || this.state === "done") return;
+if (message.op === "upload_ack") {
+if (message.offset <= this.acknowledged) return;
+this.acknowledged = message.offset;
+this.events.progress?.(this.acknowledged, this.file.size);
+this.#pump();
+} else if (message.op === "upload_done") {
+this.state = "done";
+this.acknowledged = message.size;
+this.events.progress?.(message.size, this.file.size);
+this.events.done?.({ size: message.size, sha256: message.sha256 });
+} else if (message.op === "upload_error") {
+if (message.error?.code !== "bad_chunk") return this.#fail(message.error?.message ?? "the upload failed");
+this.sent = Math.max(this.acknowledged, Math.min(this.sent, message.offset));
+this.#pump();
+}
+}
+#continueFrom(offset, done) {
+this.acknowledged = offset;
+this.sent = offset;
+this.events.progress?.(offset, this.file.size);
+if (done) {
+this.state = "done";
+this.events.done?.({ size: this.file.size, sha256: "" });
+return;
+}
+this.state = "sending";
+this.#pump();
+}
+async #pump() {
+if (this.#reading) return;
+this.#reading = true;
+try {
+while (this.state === "sending" && this.sent < this.file.size && this.sent - this.acknowledged < this.window * this.chunkSize) {
+const offset = this.sent;
+const end = Math.min(offset + this.chunkSize, this.file.size);
+const data = await this.#read(offset, end);
+if (this.state !== "sending" || this.sent !== offset || this.id === null) break;
+const frame = new Uint8Array(24 + data.length);
+frame.set(idBytes(this.id), 0);
+const view = new DataView(frame.buffer);
+view.setUint32(16, Math.floor(offset / 2 ** 32));
+view.setUint32(20, offset >>> 0);
+frame.set(data, 24);
+if (!this.port.sendBinary(frame)) {
+this.pause();
+break;
+}
+this.sent = end;
+}
+} finally {
+this.#reading = false;
+}
+}
+async #read(offset, end) {
+let block = this.#block;
+if (block === null || offset < block.offset || end > block.offset + block.bytes.length) {
+const blockEnd = Math.min(offset + 16 * this.chunkSize, this.file.size);
+block = { offset, bytes: new Uint8Array(await this.file.slice(offset, blockEnd).arrayBuffer()) };
+this.#block = block;
+}
+return block.bytes.subarray(offset - block.offset, end - block.offset);
+}
+#fail(message) {
+this.state = "failed";
+this.events.failed?.(message);
+}
+}
+class Uploads {
+#byId = new Map();
+#all = new Set();
+constructor(port) {
+this.port = port;
+port.on("message", (message) => {
+if (typeof message?.op === "string" && message.op.startsWith("upload_")) this.#byId.get(message.upload)?.receive(message);
+});
+port.on("connectionstatechange", ({ state }) => {
+for (const upload of this.#all) {
+if (state === "connected") upload.resume();
+else upload.pause();
+}
+});
+}
+upload(topic, file, events = {}) {
+const upload = new Upload(this.port, topic, file, {
+...events,
+done: (result) => {
+this.#forget(upload);
+events.done?.(result);
+},
+failed: (message) => {
+this.#forget(upload);
+events.failed?.(message);
+},
+});
+this.#all.add(upload);
+upload.events.announced = (id) => {
+if (this.#all.has(upload)) this.#byId.set(id, upload);
+events.announced?.(id);
+};
+upload.start();
+return upload;
+}
+#forget(upload) {
+this.#all.delete(upload);
+if (upload.id !== null) this.#byId.delete(upload.id);
+}
+}
+
 // ---- statecast/index.js ----
 
 export { Client };
@@ -2848,6 +3212,7 @@ element.dispatchEvent(new CustomEvent(type, { detail, bubbles: true }));
 },
 };
 const binder = new Binder(client, environment);
+const uploads = new Uploads(client);
 export const statecast = {
 join(name, params) {
 return client.join(name, params);
@@ -2873,6 +3238,9 @@ binder.renderer(name, renderer);
 retryNow() {
 client.retryNow();
 },
+upload(topic, file, events) {
+return uploads.upload(topic, file, events);
+},
 client,
 navigation: (null),
 };
@@ -2894,6 +3262,8 @@ if (started) return;
 started = true;
 installConnectionIndicator(client, document);
 const unbind = binder.bind(document);
+installForms(document);
+installUploadBindings(uploads, document);
 client.leaveUnclaimed();
 statecast.navigation = new LiveNavigation(
 { client, document, window, bind: (root) => binder.bind(root), bound: () => client.leaveUnclaimed() },

@@ -82,6 +82,8 @@ final class StoreHost<
   /// once started; awaited by whoever needs the store gone (see ``waitUntilClosed()``).
   private var closing: Task<Void, Never>?
   private var observation: StoreObservation?
+  /// Set once by an uploading feature's route, before the host is shared.
+  var uploads: TopicUploads?
 
   /// How many patch frames each channel keeps for resumes.
   static var historyCapacity: Int { 64 }

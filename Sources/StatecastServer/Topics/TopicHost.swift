@@ -62,6 +62,8 @@ protocol TopicHost: AnyObject, Sendable {
   /// Returns once a closing store is closed (its effects ended, a durable store's
   /// commits finished), at once if it is not closing.
   func waitUntilClosed() async
+  /// What the topic accepts as uploads; `nil` when it takes none.
+  var uploads: TopicUploads? { get }
 }
 
 extension TopicHost {
@@ -73,4 +75,6 @@ extension TopicHost {
   func perform(_ action: JSON, key: String? = nil, from session: String) async throws(ProtocolError) {
     try await perform(action, key: key, from: session, creator: nil)
   }
+
+  var uploads: TopicUploads? { nil }
 }

@@ -34,6 +34,8 @@ final class TopicRegistry: @unchecked Sendable {
   private let cluster: ClusterNode?
   /// How many new durable rooms a viewer and an address may create; `nil` for no limit.
   private let newRoomQuota: NewRoomQuota?
+  /// The uploads of every session, whose files go when their session ends.
+  let uploads: UploadRegistry?
 
   private let lock = NSLock()
   private var rooms: [String: Room] = [:]
@@ -48,8 +50,10 @@ final class TopicRegistry: @unchecked Sendable {
     storage: (any StateStorage)? = nil,
     metrics: ServerMetrics? = nil,
     cluster: ClusterNode? = nil,
-    newRoomQuota: NewRoomQuota? = nil
+    newRoomQuota: NewRoomQuota? = nil,
+    uploads: UploadRegistry? = nil
   ) {
+    self.uploads = uploads
     self.newRoomQuota = newRoomQuota
     self.metrics = metrics
     self.cluster = cluster
@@ -187,6 +191,7 @@ final class TopicRegistry: @unchecked Sendable {
   func removeSession(_ session: String) async {
     let hosts = lock.withLock { joined.removeValue(forKey: session).map { Array($0.values) } ?? [] }
     for host in hosts { await remove(session, from: host) }
+    uploads?.sessionEnded(session)
   }
 
   // MARK: Saved sessions
@@ -252,7 +257,7 @@ final class TopicRegistry: @unchecked Sendable {
 
   // MARK: Internals
 
-  private func host(_ topic: String, of session: String) -> (any TopicHost)? {
+  func host(_ topic: String, of session: String) -> (any TopicHost)? {
     lock.withLock { joined[session]?[topic] }
   }
 

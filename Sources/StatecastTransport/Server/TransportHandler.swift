@@ -19,6 +19,10 @@ package protocol TransportHandler: AnyObject, Sendable {
   /// One whole text message: reassembled from its fragments, valid UTF-8, at most
   /// ``TransportConfiguration/maxMessageSize`` bytes.
   func transportReceived(_ id: ConnectionID, message: [UInt8])
+  /// One whole binary message (reassembled, at most
+  /// ``TransportConfiguration/maxMessageSize`` bytes). Returns whether the handler takes
+  /// it; the transport closes the connection with 1003 otherwise. The default takes none.
+  func transportReceived(_ id: ConnectionID, binary message: [UInt8]) -> Bool
   /// The connection sent a message larger than ``TransportConfiguration/maxMessageSize``.
   ///
   /// The transport discards it and delivers nothing more from this connection; the
@@ -33,6 +37,11 @@ package protocol TransportHandler: AnyObject, Sendable {
 }
 
 extension TransportHandler {
+  /// Takes no binary message: the connection is closed with 1003. Service thread.
+  package func transportReceived(_ id: ConnectionID, binary message: [UInt8]) -> Bool {
+    false
+  }
+
   /// Calls ``transportOpened(_:)``, ignoring the identity. Service thread.
   package func transportOpened(_ id: ConnectionID, identity: (any Sendable)?) {
     transportOpened(id)

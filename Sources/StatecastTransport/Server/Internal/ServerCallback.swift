@@ -289,7 +289,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
   }
 
   /// Reassembles fragments into whole messages and enforces the inbound rules: binary →
-  /// 1003, too large → handler (or 1009 on `/echo`); the rest of a refused message, and
+  /// the handler (1003 unless it takes it, or when over the size limit), too large → handler (or 1009 on `/echo`); the rest of a refused message, and
   /// anything after the server's close frame, is read and discarded. lws itself has
   /// already closed with 1007 on invalid UTF-8. Service thread.
   private func received(
@@ -305,14 +305,14 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     if session.pointee.closing != 0 || service.inbound[slot].rejected { return 0 }
 
     let isBinary = lws_frame_is_binary(wsi) != 0
-    if isBinary && !isEcho {
-      service.inbound[slot] = InboundMessage(rejected: true)
-      table.requestClose(id, code: 1003, reason: "binary messages are not accepted")
-      return 0
-    }
     let limit = isEcho ? configuration.echoMaxMessageSize : configuration.maxMessageSize
     if service.inbound[slot].bytes.count + length > limit {
       service.inbound[slot] = InboundMessage(rejected: true)
+      if isBinary && !isEcho {
+        // No chunk of an upload is that large: a binary message, refused as before.
+        table.requestClose(id, code: 1003, reason: "binary messages are not accepted")
+        return 0
+      }
       if isEcho {
         table.requestClose(id, code: 1009, reason: "message too big")
         return 0
@@ -340,6 +340,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
 
     if isEcho {
       _ = table.enqueue(OutboundFrame(kind: isBinary ? .binary : .text, bytes: message), to: id)
+    } else if isBinary {
+      // Only the handler knows which binary messages are chunks of an announced upload.
+      if service.handler?.transportReceived(id, binary: message) != true {
+        service.inbound[slot] = InboundMessage(rejected: true)
+        table.requestClose(id, code: 1003, reason: "binary messages are not accepted")
+      }
     } else {
       service.handler?.transportReceived(id, message: message)
     }

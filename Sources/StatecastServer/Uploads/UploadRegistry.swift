@@ -1,0 +1,320 @@
+import Foundation
+import Logging
+import Statecast
+import StatecastJSON
+import StatecastTransport
+
+/// Every upload in progress or finished, by id: announcing, resuming and cancelling
+/// them, taking their chunks off the socket, writing and hashing them, and removing
+/// their files when their session ends.
+///
+/// Chunks arrive as binary WebSocket messages on the transport's service thread; each
+/// upload's writer task writes them to its temporary file in order and acknowledges
+/// each one, and the client keeps only a small window of chunks unacknowledged, so a
+/// slow disk slows the sender instead of filling memory (docs/PROTOCOL.md, "Uploads").
+///
+/// Thread safety: `uploads` and every upload's progress are guarded by `lock`, which is
+/// never held across an `await` or a call out, except the non-blocking queue `yield`.
+final class UploadRegistry: @unchecked Sendable {
+  /// Chunks a client may have unacknowledged (told in every `upload` reply).
+  static let window = 4
+  /// Accepted chunks one upload may have waiting for the disk; beyond, chunks are refused.
+  static let maxInFlight = 8
+
+  /// The most bytes of data in one chunk: a chunk's message fits the message limit.
+  let chunkSize: Int
+  private let directory: URL
+  /// Whether an upload not finished at shutdown stays on disk to be resumed after the
+  /// restart (the directory was configured, so the next process finds it).
+  private let keepsPartialUploads: Bool
+  private let sink: any FrameSink
+  private let logger: Logger
+  private let lock = NSLock()
+  private var uploads: [String: Upload] = [:]
+  private var directoryReady = false
+
+  init(directory: URL, keepsPartialUploads: Bool, maxMessageSize: Int, sink: any FrameSink, logger: Logger) {
+    self.directory = directory
+    self.keepsPartialUploads = keepsPartialUploads
+    self.chunkSize = maxMessageSize - UploadChunk.headerSize
+    self.sink = sink
+    self.logger = logger
+  }
+
+  // MARK: Client messages (connection tasks)
+
+  /// Announces an upload of `name` to `topic`; refused per the topic's limits.
+  /// Returns the reply's fields: the new upload's id, offset 0, chunk size and window.
+  func start(
+    topic: String, target: TopicUploads, session: Session, name: String, size: Int, type: String
+  ) throws(ProtocolError) -> [(String, JSON)] {
+    let (files, bytes) = usage(of: session.id, on: topic)
+    if let refusal = target.limits.refusal(name: name, type: type, size: size, files: files, bytes: bytes) {
+      throw ProtocolError(.uploadRefused, refusal)
+    }
+    let id = SessionID.make()
+    let path = directory.appendingPathComponent(id)
+    do {
+      try prepareDirectory()
+      guard FileManager.default.createFile(atPath: path.path, contents: nil, attributes: [.posixPermissions: 0o600])
+      else { throw CocoaError(.fileWriteUnknown) }
+    } catch {
+      logger.error("cannot create an upload's file", metadata: ["error": "\(error)"])
+      throw ProtocolError(.unavailable, "the server cannot store files now")
+    }
+    let (writes, queue) = AsyncStream.makeStream(of: Upload.Write.self, bufferingPolicy: .unbounded)
+    let upload = Upload(
+      id: id, session: session, topic: topic, name: name, type: type, size: size, path: path, target: target,
+      progress: UploadProgress(size: size, maxInFlight: Self.maxInFlight), queue: queue)
+    let record: JSON = .object([
+      "session": .string(session.id), "topic": .string(topic), "name": .string(name), "type": .string(type),
+      "size": .int(Int64(size)),
+    ])
+    _ = FileManager.default.createFile(
+      atPath: upload.recordPath.path, contents: Data(record.serialized()), attributes: [.posixPermissions: 0o600])
+    lock.withLock { uploads[id] = upload }
+    Task { await self.write(upload, writes, digest: SHA256Digest()) }
+    return reply(upload, offset: 0)
+  }
+
+  /// Continues an upload after a reconnect: answers once every chunk the server
+  /// accepted is written, with the offset to send from.
+  func resume(_ id: String, session: Session, topics: TopicRegistry) async throws(ProtocolError) -> [(String, JSON)] {
+    let upload: Upload
+    do {
+      upload = try owned(id, by: session)
+    } catch {
+      upload = try restore(id, session: session, topics: topics)
+    }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      if case .terminated = upload.queue.yield(.barrier(continuation)) { continuation.resume() }
+    }
+    let progress = lock.withLock { upload.progress }
+    guard progress.phase != .cancelled else { throw ProtocolError(.unknownUpload, "no upload \(id) here") }
+    return reply(upload, offset: progress.written)
+  }
+
+  /// Stops an upload and removes what it wrote; a finished one stays the store's.
+  func cancel(_ id: String, session: Session) throws(ProtocolError) {
+    let upload = try owned(id, by: session)
+    let cancelled = lock.withLock { () -> Bool in
+      guard upload.progress.phase == .receiving else { return false }
+      upload.progress.cancel()
+      uploads[id] = nil
+      return true
+    }
+    if cancelled { upload.queue.finish() }
+  }
+
+  /// An upload a previous process of this server left on disk, taken up again by the
+  /// session that announced it: its bytes are hashed again and it goes on from there.
+  private func restore(_ id: String, session: Session, topics: TopicRegistry) throws(ProtocolError) -> Upload {
+    let unknown = ProtocolError(.unknownUpload, "no upload \(id) here")
+    let path = directory.appendingPathComponent(id)
+    guard keepsPartialUploads,
+      let bytes = FileManager.default.contents(atPath: path.appendingPathExtension("upload").path),
+      case .object(let record)? = try? JSON(parsing: Array(bytes)),
+      record["session"] == .string(session.id), case .string(let topic)? = record["topic"],
+      case .string(let name)? = record["name"], case .string(let type)? = record["type"],
+      case .int(let size)? = record["size"],
+      let written = ((try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? NSNumber)?.intValue,
+      written <= size, let reader = FileHandle(forReadingAtPath: path.path)
+    else { throw unknown }
+    let target = try topics.uploads(on: topic, of: session.id)
+    let digest = SHA256Digest()
+    while let block = try? reader.read(upToCount: 1 << 20), !block.isEmpty { digest.update(ArraySlice(block)) }
+    try? reader.close()
+    let (writes, queue) = AsyncStream.makeStream(of: Upload.Write.self, bufferingPolicy: .unbounded)
+    let upload = Upload(
+      id: id, session: session, topic: topic, name: name, type: type, size: Int(size), path: path, target: target,
+      progress: UploadProgress(size: Int(size), maxInFlight: Self.maxInFlight, written: written), queue: queue)
+    let existing = lock.withLock { () -> Upload? in
+      if let existing = uploads[id] { return existing }
+      uploads[id] = upload
+      return nil
+    }
+    if let existing { return existing }
+    logger.debug("upload restored", metadata: ["bytes": "\(written)"])
+    Task { await self.write(upload, writes, digest: digest) }
+    return upload
+  }
+
+  // MARK: Chunks (service thread)
+
+  /// Service thread: a binary message from a socket of `session`. `false` when it is not
+  /// a chunk of an upload this session announced (the socket is then closed with 1003).
+  func receive(_ message: [UInt8], from session: Session) -> Bool {
+    guard let chunk = UploadChunk(message) else { return false }
+    let outcome = lock.withLock { () -> (Upload, UploadProgress.Verdict, Int)? in
+      guard let upload = uploads[chunk.id], upload.session.id == session.id else { return nil }
+      let verdict = upload.progress.chunk(offset: chunk.offset, count: chunk.bytes.count)
+      if case .accept = verdict { upload.queue.yield(.chunk(chunk.bytes)) }
+      return (upload, verdict, upload.progress.received)
+    }
+    guard let outcome else { return false }
+    let (upload, verdict, received) = outcome
+    if case .refuse(let why) = verdict {
+      send(UploadMessage.error(upload.id, offset: received, code: "bad_chunk", message: why), for: upload)
+    }
+    return true
+  }
+
+  // MARK: Lifetimes
+
+  /// The session ended: its uploads stop and every file they wrote is removed.
+  func sessionEnded(_ sessionID: String) {
+    let ended = lock.withLock { () -> [Upload] in
+      let ended = uploads.values.filter { $0.session.id == sessionID }
+      for upload in ended {
+        uploads[upload.id] = nil
+        upload.progress.cancel()
+      }
+      return ended
+    }
+    for upload in ended {
+      upload.queue.finish()
+      discard(upload)
+    }
+  }
+
+  /// The server stops: finished files are removed, and so are unfinished ones unless
+  /// they are kept to be resumed after the restart.
+  func removeAll() {
+    let all = lock.withLock { () -> [(Upload, keep: Bool)] in
+      defer { uploads = [:] }
+      return uploads.values.map { upload in
+        let keep = keepsPartialUploads && upload.progress.phase == .receiving
+        if !keep { upload.progress.cancel() }
+        return (upload, keep)
+      }
+    }
+    for (upload, keep) in all {
+      upload.queue.finish()
+      if !keep { discard(upload) }
+    }
+  }
+
+  /// How many uploads (in progress and finished) are in progress or kept.
+  var count: Int { lock.withLock { uploads.count } }
+
+  // MARK: Writing
+
+  /// The upload's writer: writes and hashes its chunks in order, acknowledges each,
+  /// and hands the finished file to the store. Removes the file if the upload ends
+  /// before it is complete.
+  private func write(_ upload: Upload, _ writes: AsyncStream<Upload.Write>, digest: SHA256Digest) async {
+    var handle = FileHandle(forWritingAtPath: upload.path.path)
+    _ = try? handle?.seekToEnd()
+    if lock.withLock({ upload.progress.phase == .finishing }) {  // an empty file
+      await finish(upload, digest: digest, handle: &handle)
+    }
+    for await write in writes {
+      switch write {
+      case .barrier(let continuation):
+        continuation.resume()
+      case .chunk(let bytes):
+        do {
+          guard let handle else { throw CocoaError(.fileWriteUnknown) }
+          try handle.write(contentsOf: bytes)
+        } catch {
+          failed(upload, error)
+          continue
+        }
+        digest.update(bytes)
+        let (written, complete) = lock.withLock { () -> (Int, Bool) in
+          upload.progress.wrote(bytes.count)
+          let progress = upload.progress
+          return (progress.written, progress.phase == .finishing && progress.written == progress.size)
+        }
+        send(UploadMessage.ack(upload.id, offset: written), for: upload)
+        if complete { await finish(upload, digest: digest, handle: &handle) }
+      }
+    }
+    try? handle?.close()
+    if lock.withLock({ upload.progress.phase == .cancelled }) { discard(upload) }
+  }
+
+  private func finish(_ upload: Upload, digest: SHA256Digest, handle: inout FileHandle?) async {
+    try? handle?.close()
+    handle = nil
+    try? FileManager.default.removeItem(at: upload.recordPath)
+    let file = upload.file(sha256: digest.finish())
+    await upload.target.deliver(file)
+    lock.withLock { upload.progress.finished() }
+    send(UploadMessage.done(upload.id, size: file.size, sha256: file.sha256), for: upload)
+  }
+
+  private func failed(_ upload: Upload, _ error: any Error) {
+    logger.error("an upload could not be written", metadata: ["error": "\(error)"])
+    lock.withLock {
+      upload.progress.cancel()
+      uploads[upload.id] = nil
+    }
+    upload.queue.finish()
+    send(
+      UploadMessage.error(upload.id, offset: 0, code: "unavailable", message: "the server could not store the file"),
+      for: upload)
+  }
+
+  // MARK: Helpers
+
+  /// Removes an upload's file and its record.
+  private func discard(_ upload: Upload) {
+    try? FileManager.default.removeItem(at: upload.path)
+    try? FileManager.default.removeItem(at: upload.recordPath)
+  }
+
+  private func owned(_ id: String, by session: Session) throws(ProtocolError) -> Upload {
+    guard let upload = lock.withLock({ uploads[id] }), upload.session.id == session.id else {
+      throw ProtocolError(.unknownUpload, "no upload \(id) here")
+    }
+    return upload
+  }
+
+  private func usage(of session: String, on topic: String) -> (files: Int, bytes: Int) {
+    lock.withLock {
+      uploads.values.filter { $0.session.id == session && $0.topic == topic }
+        .reduce((0, 0)) { ($0.0 + 1, $0.1 + $1.progress.size) }
+    }
+  }
+
+  private func reply(_ upload: Upload, offset: Int) -> [(String, JSON)] {
+    let phase = lock.withLock { upload.progress.phase }
+    return [
+      ("upload", .string(upload.id)), ("offset", .int(Int64(offset))), ("chunk", .int(Int64(chunkSize))),
+      ("window", .int(Int64(Self.window))), ("done", .bool(phase == .done)),
+    ]
+  }
+
+  private func send(_ frame: OutboundFrame, for upload: Upload) {
+    if let connection = upload.session.currentConnection { sink.send(frame, to: connection) }
+  }
+
+  private func prepareDirectory() throws {
+    guard !lock.withLock({ directoryReady }) else { return }
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    lock.withLock { directoryReady = true }
+  }
+}
+
+extension UploadRegistry {
+  /// Handles an `upload`, `upload_resume` or `upload_cancel` of `session`; returns the
+  /// reply's fields.
+  func handle(_ message: ClientMessage, session: Session, topics: TopicRegistry) async throws(ProtocolError)
+    -> [(String, JSON)]
+  {
+    switch message {
+    case .upload(let topic, let name, let size, let type):
+      let target = try topics.uploads(on: topic, of: session.id)
+      return try start(topic: topic, target: target, session: session, name: name, size: size, type: type)
+    case .uploadResume(let id):
+      return try await resume(id, session: session, topics: topics)
+    case .uploadCancel(let id):
+      try cancel(id, session: session)
+      return []
+    default:
+      return []
+    }
+  }
+}
