@@ -14,6 +14,8 @@ import StatecastServer
 /// | `annotation-filters` | annotation-filters.html | Flux at PlanGrid |
 /// | `music` | music.html (any `/music/...` path) | Rule-based logic (Sundell) |
 /// | `account` | signin.html | the visitor's name, signed into an `HttpOnly` cookie |
+/// | `rows` | rows.html | a windowed list of 100,000 rows |
+/// | `live`, `live/:room` | live.html | a chart drawn by a hook, events pushed to hooks |
 func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
   let counter = Counter.Dependencies.live(dataDirectory: dataDirectory)
   let fastingTimer = FastingTimer.Dependencies.live()
@@ -31,6 +33,11 @@ func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
     .perSession("music", Music.self, dependencies: .live()),
     // Demo 6: a collaborative list; each member sees their own draft, and who is there.
     .shared("board/:room", Board.self, dependencies: .live(), durability: .durable),
+    // A table of 100,000 rows of which a page holds only the window in view.
+    .perSession("rows", Rows.self, dependencies: ()),
+    // A chart drawn by the page's hook; toasts pushed to one tab or to a whole room.
+    .perSession("live", Telemetry.self, dependencies: .init()),
+    .shared("live/:room", Telemetry.self, dependencies: .init()),
     // Sign-in: the store knows who joined (a guest, or the cookie's viewer).
     .perSession(
       "account", clientAction: Account.ClientAction.self, embed: { $0 }, view: Account.viewState,
