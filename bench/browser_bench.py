@@ -16,6 +16,10 @@ several fresh browser contexts (each its own cache, storage and sockets):
   `× markup` is the demo page's live over its copy's).
 - click → DOM change: a real mouse click on the counter's "+" until the count's text
   has changed (p50, p99), next to the same on the echo page, and their ratio.
+- scroll → rows shown: on `/rows.html` (a windowed list of 100,000 rows), the time from
+  setting the grid's scroll position to a far row until that row is on the page (the
+  runtime asks for the window, the server sends it as a patch), for jumps to seeded
+  random rows and to the last one, next to the echo page's click as the floor.
 
 The server runs at real-time priority (`chrt -f 10`) where this user may: on a machine
 with few cores it would otherwise now and then wait for a core behind Chromium's
@@ -231,6 +235,38 @@ def measure_clicks(browser, base: str, path: str, button: str, target: str, clic
         context.close()
 
 
+# Jumps the rows grid to `index` and resolves with the milliseconds until that row is
+# on the page (checked every frame).
+ROWS_JUMP = """async (index) => {
+  const grid = document.getElementById("grid");
+  const started = performance.now();
+  grid.scrollTop = index * 32;
+  while (!grid.querySelector(`.rows-row[data-id="${index}"]`)) {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+  return performance.now() - started;
+}"""
+
+
+def measure_row_jumps(browser, base: str, jumps: int) -> list[float]:
+    """Scroll → rows shown on /rows.html: `jumps` jumps to seeded random rows, then the end."""
+    import random
+
+    generator = random.Random(26)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/rows.html")
+        page.wait_for_selector('#grid .rows-row[data-id="0"]')
+        samples = []
+        for _ in range(jumps):
+            samples.append(page.evaluate(ROWS_JUMP, generator.randrange(0, 99_000)))
+        samples.append(page.evaluate(ROWS_JUMP, 99_999))
+        return samples
+    finally:
+        context.close()
+
+
 def fmt(ms: float) -> str:
     return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms"
 
@@ -248,6 +284,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="fresh browser contexts per page (≥ 5)")
     parser.add_argument("--clicks", type=int, default=300, help="timed clicks per page (≥ 200)")
     parser.add_argument("--pages", default=",".join(DEMO_PAGES), help="comma-separated demo pages")
+    parser.add_argument("--jumps", type=int, default=200, help="timed jumps in the 100,000-row list")
     parser.add_argument("--json", type=pathlib.Path, help="also write the raw samples here")
     parser.add_argument(
         "--server-priority", choices=["realtime", "normal"], default="realtime",
@@ -271,6 +308,7 @@ def main() -> None:
                 loads = measure_loads(browser, base, floors + demos + markups, args.runs)
                 counter = measure_clicks(browser, base, "/counter.html", "#increment", "#count", args.clicks, True)
                 echo = measure_clicks(browser, base, "/bench/echo.html", "#increment", "#count", args.clicks, False)
+                jumps = measure_row_jumps(browser, base, args.jumps)
                 version = browser.version
             finally:
                 browser.close()
@@ -315,8 +353,14 @@ def main() -> None:
             ["counter", str(len(counter)), fmt(c50), fmt(c99), f"{c50 / e50:.2f}"],
         ],
     ))
+    print()
+    j50, j99 = percentile(jumps, 50), percentile(jumps, 99)
+    print(table(
+        ["scroll → rows shown", "jumps", "p50", "p99", "p50 × echo click"],
+        [["rows.html, 100,000 rows", str(len(jumps)), fmt(j50), fmt(j99), f"{j50 / e50:.2f}"]],
+    ))
     if args.json:
-        args.json.write_text(json.dumps({"chromium": version, "loads": loads, "clicks": {"counter": counter, "echo": echo}}, indent=1))
+        args.json.write_text(json.dumps({"chromium": version, "loads": loads, "clicks": {"counter": counter, "echo": echo}, "jumps": jumps}, indent=1))
 
 
 if __name__ == "__main__":

@@ -306,6 +306,7 @@ export class Client extends Emitter {
     switch (message.op) {
       case "snapshot":
       case "patch":
+      case "event":
       case "closed": {
         this.#registry.receive(message);
         return;

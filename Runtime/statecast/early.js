@@ -88,7 +88,7 @@
         if (name && !seen[name]) {
           seen[name] = 1;
           early.joins.push({ ref: early.joins.length + 1, topic: name });
-          socket.send(JSON.stringify({ op: "join", ref: early.joins.length, topic: name }));
+          socket.send(JSON.stringify({ op: "join", ref: early.joins.length, topic: name, events: true }));
         }
       }
     };

@@ -135,6 +135,17 @@ export const statecast = {
     binder.renderer(name, renderer);
   },
 
+  /**
+   * Registers the hook of `data-sc-hook="name"` elements: `mounted`, `updated` and
+   * `destroyed`, called with the element's hook (`el`, `value`, `topic`, `send`,
+   * `handleEvent`) as `this`. See docs/RUNTIME.md, "Hooks".
+   * @param {string} name
+   * @param {import("./bindings/hook-binding.js").HookDefinition} definition
+   */
+  hook(name, definition) {
+    binder.hook(name, definition);
+  },
+
   /** Reconnects at once instead of waiting out the back-off. */
   retryNow() {
     client.retryNow();
@@ -168,6 +179,11 @@ if (inBrowser) {
   if (rendered) client.resumeRendered(rendered);
   client.start();
   window.addEventListener("online", () => client.retryNow());
+  // A page leaving for good lets its hooks let go (a page kept in the back-forward
+  // cache keeps them).
+  window.addEventListener("pagehide", (/** @type {PageTransitionEvent} */ event) => {
+    if (!event.persisted) binder.destroyHooks();
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") client.retryNow();
   });

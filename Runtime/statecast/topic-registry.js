@@ -302,7 +302,7 @@ export class TopicRegistry {
       this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
     }
     /** @type {Record<string, unknown>} */
-    const message = { op: "join", topic: topic.name };
+    const message = { op: "join", topic: topic.name, events: true };
     if (topic.params !== undefined) message.params = topic.params;
     return this.#joinAnswered(topic, this.#connection.request(message));
   }

@@ -274,6 +274,10 @@ export class Topic extends Emitter {
       case "closed":
         this.#closed(typeof message.reason === "string" ? message.reason : "closed by the server");
         return;
+      case "event":
+        // Something the store told its hooks that is not state (never replayed).
+        if (typeof message.event === "string") this.emit("event", { name: message.event, payload: message.payload });
+        return;
       default:
       // Nothing else names a topic.
     }

@@ -17,6 +17,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("connections", runConnectionBenchmarks),
   ("cluster", runClusterBenchmarks),
   ("uploads", runUploadBenchmarks),
+  ("lists", runListBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst().filter { $0 != "--quick" })

@@ -18,6 +18,8 @@ import StatecastServer
 /// | `signup` | signup.html | forms validated in the reducer |
 /// | `uploads` | uploads.html | files uploaded to the tab's store |
 /// | `account` | signin.html | the visitor's name, signed into an `HttpOnly` cookie |
+/// | `rows` | rows.html | a windowed list of 100,000 rows |
+/// | `live`, `live/:room` | live.html | a chart drawn by a hook, events pushed to hooks |
 func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
   let counter = Counter.Dependencies.live(dataDirectory: dataDirectory)
   let fastingTimer = FastingTimer.Dependencies.live()
@@ -50,6 +52,11 @@ func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
     .perSession("signup", Signup.self, dependencies: .live()),
     // Uploads with progress, resumed after a dropped connection; files live with the tab.
     .perSession("uploads", FileUploads.self, dependencies: ()),
+    // A table of 100,000 rows of which a page holds only the window in view.
+    .perSession("rows", Rows.self, dependencies: ()),
+    // A chart drawn by the page's hook; toasts pushed to one tab or to a whole room.
+    .perSession("live", Telemetry.self, dependencies: .init()),
+    .shared("live/:room", Telemetry.self, dependencies: .init()),
     // Sign-in: the store knows who joined (a guest, or the cookie's viewer).
     .perSession(
       "account", clientAction: Account.ClientAction.self, embed: { $0 }, view: Account.viewState,

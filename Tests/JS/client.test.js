@@ -68,7 +68,7 @@ test("join sends join, the snapshot sets the state, the reply settles ready", as
   counter.subscribe((state, changed) => seen.push([state, changed]));
   const socket = await connect();
   const [join] = socket.sentOps("join");
-  assert.deepEqual(join, { op: "join", ref: join.ref, topic: "counter", params: { start: 5 } });
+  assert.deepEqual(join, { op: "join", ref: join.ref, topic: "counter", events: true, params: { start: 5 } });
   assert.ok(Number.isInteger(join.ref) && join.ref >= 0);
   socket.serverSend({ op: "snapshot", topic: "counter", rev: 10, state: { count: 5 } });
   assert.deepEqual(counter.state, { count: 5 });

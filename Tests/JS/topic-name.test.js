@@ -69,7 +69,7 @@ test("the early snippet joins the names the runtime resolves", () => {
     context.window = context;
     vm.runInNewContext(source, context);
     socket.onopen();
-    assert.deepEqual(sent, [{ op: "join", ref: 1, topic: expected }], `${template} at ${pathname}${search}`);
+    assert.deepEqual(sent, [{ op: "join", ref: 1, topic: expected, events: true }], `${template} at ${pathname}${search}`);
   }
 });
 

@@ -8,6 +8,7 @@
  * @example
  * const unbind = statecast.bind(document.querySelector("#late-widget"));
  * statecast.renderer("chart", (element, points) => draw(element, points));
+ * statecast.hook("chart", { mounted() { draw(this.el, this.value); }, updated() { draw(this.el, this.value); } });
  * @module
  */
 
@@ -25,6 +26,10 @@ export class Binder {
     this.renderers = new Map();
     /** @type {Set<import("./render-binding.js").RenderBinding>} */
     this.renderBindings = new Set();
+    /** @type {Map<string, import("./hook-binding.js").HookDefinition>} */
+    this.hooks = new Map();
+    /** @type {Set<import("./hook-binding.js").HookBinding>} */
+    this.hookBindings = new Set();
   }
 
   /**
@@ -43,6 +48,8 @@ export class Binder {
             env: this.env,
             renderers: this.renderers,
             renderBindings: this.renderBindings,
+            hooks: this.hooks,
+            hookBindings: this.hookBindings,
             nestedTopic: start,
           }),
         );
@@ -73,5 +80,23 @@ export class Binder {
   renderer(name, renderer) {
     this.renderers.set(name, renderer);
     for (const binding of [...this.renderBindings]) if (binding.name === name) binding.refresh();
+  }
+
+  /**
+   * Registers the hook of `data-sc-hook="name"` elements (see `hook-binding.js`) and
+   * mounts the ones already bound whose state has come. A name is registered once:
+   * mounted hooks keep the definition they were mounted with.
+   * @param {string} name
+   * @param {import("./hook-binding.js").HookDefinition} definition
+   */
+  hook(name, definition) {
+    if (definition === null || typeof definition !== "object") throw new TypeError("statecast.hook needs an object of methods");
+    this.hooks.set(name, definition);
+    for (const binding of [...this.hookBindings]) if (binding.name === name) binding.refresh();
+  }
+
+  /** The page is going away for good: every mounted hook is destroyed. */
+  destroyHooks() {
+    for (const binding of [...this.hookBindings]) binding.destroy();
   }
 }

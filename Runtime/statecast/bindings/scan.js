@@ -14,12 +14,15 @@ import { parseExpression } from "../expression.js";
 import { AttributeBinding } from "./attribute-binding.js";
 import { ClassBinding } from "./class-binding.js";
 import { EventBinding } from "./event-binding.js";
+import { FeedBinding } from "./feed-binding.js";
+import { HookBinding } from "./hook-binding.js";
 import { ListBinding } from "./list-binding.js";
 import { LocationBinding } from "./location-binding.js";
 import { ModelBinding } from "./model-binding.js";
 import { RenderBinding } from "./render-binding.js";
 import { TextBinding } from "./text-binding.js";
 import { VisibilityBinding } from "./visibility-binding.js";
+import { WindowBinding } from "./window-binding.js";
 
 /**
  * What the page's host provides to bindings (the browser, or a test's stand-ins).
@@ -37,6 +40,8 @@ import { VisibilityBinding } from "./visibility-binding.js";
  * @property {Environment} env
  * @property {Map<string, import("./render-binding.js").Renderer>} renderers
  * @property {Set<RenderBinding>} renderBindings
+ * @property {Map<string, import("./hook-binding.js").HookDefinition>} hooks
+ * @property {Set<HookBinding>} hookBindings
  * @property {(element: any) => void} nestedTopic starts the view of a nested topic root
  */
 
@@ -60,6 +65,13 @@ const KNOWN = new Set([
   "data-sc-error",
   "data-sc-rendered",
   "data-sc-navigate",
+  "data-sc-hook",
+  "data-sc-window",
+  "data-sc-window-action",
+  "data-sc-row-height",
+  "data-sc-overscan",
+  "data-sc-feed",
+  "data-sc-feed-limit",
 ]);
 
 /** @type {Set<string>} */
@@ -106,12 +118,20 @@ export function scanElement(element, region, context, isViewRoot = false) {
         case "data-sc-location":
           attempt(element, attribute, () => region.add(new LocationBinding(parseExpression(value), context)));
           break;
+        case "data-sc-hook":
+          attempt(element, attribute, () => region.add(new HookBinding(element, value, context, region)));
+          break;
         case "data-sc-each":
+        case "data-sc-window":
+        case "data-sc-feed":
           ownsChildren = true;
           attempt(element, attribute, () => {
             const template = Array.from(/** @type {ArrayLike<any>} */ (element.children)).find((child) => child.localName === "template");
-            if (!template) throw new Error("a data-sc-each element needs a <template> child");
-            region.add(new ListBinding(element, parseExpression(value), template, context, scanElement));
+            if (!template) throw new Error(`a ${name} element needs a <template> child`);
+            const expression = parseExpression(value);
+            if (name === "data-sc-window") region.add(new WindowBinding(element, expression, template, context, scanElement, region));
+            else if (name === "data-sc-feed") region.add(new FeedBinding(element, expression, template, context, scanElement));
+            else region.add(new ListBinding(element, expression, template, context, scanElement));
           });
           break;
         default:

@@ -95,10 +95,11 @@ extension Store {
   ) -> Task<Void, Never> {
     let priority = runs.count == 1 && middlewares.isEmpty ? runs[0].priority : nil
     let followUps = FollowUps()
-    let send = Send<Action> { [weak store] action in
-      guard !Task.isCancelled, let store else { return }
-      followUps.append(await store.sendFedBack(action))
-    }
+    let send = Send<Action>(
+      { [weak store] action in
+        guard !Task.isCancelled, let store else { return }
+        followUps.append(await store.sendFedBack(action))
+      }, events: store.events)
     return registry.spawn(.effect, ids: ids, priority: priority) {
       if runs.count + middlewares.count == 1 {
         if let run = runs.first {
@@ -164,10 +165,11 @@ extension Store {
     store: Store,
     onError: @escaping @Sendable (any Error) -> Void
   ) {
-    let send = Send<Action> { [weak store] action in
-      guard !Task.isCancelled, let store else { return }
-      await store.sendFedBack(action)
-    }
+    let send = Send<Action>(
+      { [weak store] action in
+        guard !Task.isCancelled, let store else { return }
+        await store.sendFedBack(action)
+      }, events: store.events)
     _ = registry.spawn(.eventSource) {
       do {
         try await source.body(send)

@@ -44,6 +44,9 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// Whether ``close()`` has been called; a closed store ignores actions.
   public internal(set) var isClosed = false
 
+  /// Where effects' ``Send/event(_:_:to:)`` calls go; a server hosting the store listens.
+  public nonisolated let events = HookEventOutlet()
+
   let reducer: Reducer<State, Action>
   let middlewares: [Middleware<State, Action>]
   let onError: @Sendable (any Error) -> Void

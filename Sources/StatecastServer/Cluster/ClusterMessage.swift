@@ -56,15 +56,21 @@ enum ClusterMessage: Sendable, Equatable {
     var params: JSON
     var session: String
     var viewer: Viewer
+    /// Whether the member's tab asked for hook events (absent from older processes).
+    var receivesEvents: Bool?
 
     init(_ request: JoinRequest) {
       (topic, parameters, params, session, viewer) = (
         request.topic, request.parameters, request.params, request.session, request.viewer
       )
+      receivesEvents = request.receivesEvents
     }
 
     var request: JoinRequest {
-      JoinRequest(topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+      var request = JoinRequest(
+        topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+      request.receivesEvents = receivesEvents ?? false
+      return request
     }
   }
 }

@@ -159,10 +159,11 @@ final class Connection: @unchecked Sendable {
       lock.withLock { currentSession = resumed }
       return [("session", .string(resumed.id)), ("resumed", .bool(true))]
 
-    case .join(let topic, let params):
+    case .join(let topic, let params, let events):
       try spendAllowance()
       try await topics.join(
-        topic, params: params, session: session.id, viewer: session.viewer, connection: id, address: address)
+        topic, params: params, session: session.id, viewer: session.viewer, connection: id, address: address,
+        events: events)
       await sessions.topicsDidChange(of: session)
       return []
 
@@ -264,7 +265,7 @@ extension ClientMessage {
   var topic: String? {
     switch self {
     case .hello, .navigate, .uploadResume, .uploadCancel: nil
-    case .join(let topic, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _),
+    case .join(let topic, _, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _),
       .upload(let topic, _, _, _):
       topic
     }

@@ -7,7 +7,7 @@ import StatecastJSON
 /// `ref` to answer (or `nil` when the message had no usable `ref`).
 enum ClientMessage: Sendable {
   case hello(session: String, resume: [String: Int])
-  case join(topic: String, params: JSON)
+  case join(topic: String, params: JSON, events: Bool = false)
   /// `key`: the client's idempotency key for the action, if it sent one.
   case action(topic: String, action: JSON, key: String?)
   case leave(topic: String)
@@ -78,9 +78,15 @@ enum ClientMessage: Sendable {
         return .failure(ProtocolError(.badMessage, problem))
       }
       let params = fields["params"] ?? .object(JSONObject())
+      let events: Bool
+      switch fields["events"] {
+      case nil, .null?, .bool(false)?: events = false
+      case .bool(true)?: events = true
+      default: return .failure(ProtocolError(.badMessage, "\"events\" must be a boolean"))
+      }
       switch params {
-      case .object: return .success(.join(topic: topic, params: params))
-      case .null: return .success(.join(topic: topic, params: .object(JSONObject())))
+      case .object: return .success(.join(topic: topic, params: params, events: events))
+      case .null: return .success(.join(topic: topic, params: .object(JSONObject()), events: events))
       default: return .failure(ProtocolError(.badMessage, "\"params\" must be an object"))
       }
     case "action":

@@ -17,6 +17,9 @@ public struct JoinRequest: Sendable {
   /// The joining socket's peer IP address, or empty when not known (a session restored
   /// after a restart, a member on another process).
   public var address = ""
+  /// Whether the joining tab asked for the topic's hook events (`"events": true` in its
+  /// `join`); a client that does not know events never gets one.
+  public var receivesEvents = false
 
   /// A join as the server makes it (tests of access rules and store factories make them too).
   public init(topic: String, parameters: [String: String], params: JSON, session: String, viewer: Viewer) {

@@ -777,6 +777,151 @@ else this.element.removeAttribute("aria-busy");
 }
 }
 
+// ---- statecast/bindings/feed-binding.js ----
+
+class FeedBinding {
+#shown = new Map();
+constructor(container, expression, template, context, scan) {
+this.container = container;
+this.expression = expression;
+this.template = template;
+this.context = context;
+this.scan = scan;
+const limit = Number(container.getAttribute("data-sc-feed-limit"));
+this.limit = Number.isInteger(limit) && limit > 0 ? limit : 500;
+const key = container.getAttribute("data-sc-key");
+this.keyExpression = key ? parseExpression(key) : null;
+const own = dependenciesOf([expression]);
+this.dependencies = own.dependencies;
+this.rootDependencies = own.rootDependencies;
+this.usesIndex = own.usesIndex;
+}
+update(scope) {
+const value = evaluate(this.expression, scope);
+const items = Array.isArray(value) ? value : [];
+for (let index = 0; index < items.length; index++) {
+const item = items[index];
+const key = this.#keyOf(item, index, scope.root);
+if (this.#shown.has(key)) continue;
+const fragment = this.template.content.cloneNode(true);
+const nodes = Array.from( (fragment.children));
+const region = new Region({ value: item, index, key, root: scope.root });
+for (const node of nodes) this.scan(node, region, this.context);
+region.updateAll([""]);
+for (const node of nodes) this.container.appendChild(node);
+this.#shown.set(key, { node: nodes, region });
+}
+while (this.#shown.size > this.limit) {
+const [oldest, row] = this.#shown.entries().next().value ?? [];
+if (oldest === undefined || !row) break;
+for (const node of row.node) node.remove();
+row.region.dispose();
+this.#shown.delete(oldest);
+}
+}
+dispose() {
+for (const row of this.#shown.values()) row.region.dispose();
+this.#shown.clear();
+}
+#keyOf(item, index, root) {
+if (this.keyExpression) return displayText(evaluate(this.keyExpression, { value: item, root, index }));
+if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+const id = (item).id;
+if (typeof id === "string" || typeof id === "number") return String(id);
+}
+return JSON.stringify(item);
+}
+}
+
+// ---- statecast/bindings/hook-binding.js ----
+
+class HookBinding {
+#instance = null;
+#definition = null;
+#handlers = new Map();
+#stopEvents = null;
+#destroyed = false;
+constructor(element, source, context, region) {
+const colon = source.indexOf(":");
+this.name = (colon < 0 ? source : source.slice(0, colon)).trim();
+if (this.name === "") throw new Error(`data-sc-hook="${source}" names no hook`);
+this.element = element;
+this.expression = parseExpression(colon < 0 ? "." : source.slice(colon + 1));
+this.context = context;
+this.scope = null;
+const { dependencies, rootDependencies, usesIndex } = dependenciesOf([this.expression]);
+this.dependencies = dependencies;
+this.rootDependencies = rootDependencies;
+this.usesIndex = usesIndex;
+context.hookBindings.add(this);
+region.onDispose(() => this.destroy());
+}
+update(scope) {
+if (this.#destroyed) return;
+this.scope = scope;
+const value = evaluate(this.expression, scope);
+const instance = this.#instance;
+if (instance === null) {
+this.#mount(value);
+return;
+}
+if (instance.value === value) return;
+instance.value = value;
+this.#call("updated");
+}
+refresh() {
+if (this.#instance === null && this.scope && this.scope.root !== undefined) this.update(this.scope);
+}
+destroy() {
+if (this.#destroyed) return;
+this.#destroyed = true;
+this.context.hookBindings.delete(this);
+this.#stopEvents?.();
+this.#handlers.clear();
+if (this.#instance !== null) this.#call("destroyed");
+}
+#mount(value) {
+const definition = this.context.hooks.get(this.name);
+if (!definition) return;
+this.#definition = definition;
+const topic = this.context.topic;
+const instance = {
+el: this.element,
+value,
+topic,
+send: (action) => topic.send(action),
+handleEvent: (name, handler) => this.#handleEvent(name, handler),
+};
+this.#instance = instance;
+this.#call("mounted");
+}
+#handleEvent(name, handler) {
+if (this.#destroyed) return;
+let set = this.#handlers.get(name);
+if (!set) this.#handlers.set(name, (set = new Set()));
+set.add(handler);
+this.#stopEvents ??= this.context.topic.on("event", ( event) => {
+for (const fn of [...(this.#handlers.get(event.name) ?? [])]) {
+try {
+fn(event.payload);
+} catch (error) {
+console.error(`statecast: hook "${this.name}" failed to handle event "${event.name}"`, error);
+}
+}
+});
+}
+#call(method) {
+const fn = this.#definition?.[method];
+const instance = this.#instance;
+if (typeof fn !== "function" || instance === null) return;
+try {
+fn.call(instance, instance);
+} catch (error) {
+console.error(`statecast: hook "${this.name}" threw in ${method}`, error);
+}
+}
+}
+
 // ---- statecast/internal/longest-increasing.js ----
 
 function longestIncreasing(values) {
@@ -1107,6 +1252,174 @@ if (this.element.hidden !== hidden) this.element.hidden = hidden;
 }
 }
 
+// ---- statecast/bindings/window-binding.js ----
+
+class WindowBinding {
+#rows = new Map();
+#total = 0;
+#asked = null;
+#answered = false;
+#have = { start: 0, count: 0 };
+#inFlight = false;
+#frameScheduled = false;
+#hasState = false;
+constructor(container, expression, template, context, scan, region) {
+this.container = container;
+this.expression = expression;
+this.template = template;
+this.context = context;
+this.scan = scan;
+this.action = container.getAttribute("data-sc-window-action") ?? "";
+if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(this.action)) throw new Error("a data-sc-window element needs data-sc-window-action=\"caseName\"");
+this.rowHeight = positive(container.getAttribute("data-sc-row-height"), 32);
+this.overscan = Math.max(0, Math.floor(positive(container.getAttribute("data-sc-overscan"), 20)));
+const key = container.getAttribute("data-sc-key");
+this.keyExpression = key ? parseExpression(key) : null;
+this.root = undefined;
+const own = dependenciesOf([expression]);
+this.dependencies = own.dependencies;
+this.usesIndex = own.usesIndex;
+this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
+const document = container.ownerDocument;
+this.sizer = document.createElement("div");
+this.sizer.className = "sc-window-sizer";
+this.sizer.style.position = "relative";
+this.sizer.style.height = "0px";
+container.appendChild(this.sizer);
+const onScroll = () => this.#schedule();
+container.addEventListener("scroll", onScroll, { passive: true });
+region.onDispose(() => container.removeEventListener("scroll", onScroll));
+}
+update(scope, changed) {
+const value = (evaluate(this.expression, scope));
+const total = Number.isInteger(value?.total) && value.total > 0 ? value.total : 0;
+const start = Number.isInteger(value?.start) && value.start > 0 ? value.start : 0;
+const items = Array.isArray(value?.rows) ? value.rows : [];
+this.root = scope.root;
+if (total !== this.#total) {
+this.#total = total;
+this.sizer.style.height = `${total * this.rowHeight}px`;
+}
+const next = new Map();
+for (let offset = 0; offset < items.length; offset++) {
+const item = items[offset];
+const index = start + offset;
+let key = this.#keyOf(item, index);
+if (next.has(key)) key = `${key}#${index}`;
+const row = this.#rows.get(key);
+if (row) {
+this.#rows.delete(key);
+const moved = row.index !== index;
+const stale = row.item !== item || (moved && row.region.usesIndex) || row.region.rootDependencies.length > 0;
+if (moved) this.#place(row.node, index);
+row.item = item;
+row.index = index;
+row.region.rescope(this.#rowScope(item, index, key));
+if (stale) row.region.updateAll(changed);
+next.set(key, row);
+} else {
+next.set(key, this.#createRow(item, index, key));
+}
+}
+for (const row of this.#rows.values()) {
+row.node.remove();
+row.region.dispose();
+}
+this.#rows = next;
+this.#have = { start, count: items.length };
+this.#hasState = true;
+this.#schedule();
+}
+dispose() {
+for (const row of this.#rows.values()) row.region.dispose();
+this.#rows.clear();
+}
+#schedule() {
+if (this.#frameScheduled) return;
+this.#frameScheduled = true;
+const window = this.context.env.window;
+const run = () => {
+this.#frameScheduled = false;
+this.#request();
+};
+if (window?.requestAnimationFrame) window.requestAnimationFrame(run);
+else this.context.env.setTimeout(run, 0);
+}
+#request() {
+if (!this.#hasState || this.#inFlight) return;
+const height = this.rowHeight;
+const total = this.#total;
+const first = Math.min(Math.floor((Number(this.container.scrollTop) || 0) / height), Math.max(0, total - 1));
+const visible = Math.ceil((Number(this.container.clientHeight) || height * 20) / height) + 1;
+const margin = Math.floor(this.overscan / 2);
+const have = this.#have;
+if (have.start <= Math.max(0, first - margin) && have.start + have.count >= Math.min(total, first + visible + margin)) return;
+const start = Math.max(0, first - this.overscan);
+const count = visible + 2 * this.overscan;
+const asked = this.#asked;
+if (asked !== null && asked.start === start && asked.count === count && this.#answered) return;
+this.#asked = { start, count };
+this.#answered = false;
+this.#inFlight = true;
+this.context.topic
+.send({ [this.action]: { window: { start, count } } })
+.then(
+() => {
+this.#answered = true;
+},
+() => {
+this.#asked = null;
+},
+)
+.finally(() => {
+this.#inFlight = false;
+this.#schedule();
+});
+}
+#createRow(item, index, key) {
+const fragment = this.template.content.cloneNode(true);
+const node = fragment.firstElementChild;
+if (!node) throw new Error("a data-sc-window template needs one element per row");
+node.style.position = "absolute";
+node.style.left = "0";
+node.style.right = "0";
+node.style.height = `${this.rowHeight}px`;
+this.#place(node, index);
+const region = new Region(this.#rowScope(item, index, key));
+this.scan(node, region, this.context);
+region.updateAll([""]);
+this.sizer.appendChild(node);
+return { key, item, index, node, region };
+}
+#place(node, index) {
+node.style.top = `${index * this.rowHeight}px`;
+node.setAttribute("aria-rowindex", String(index + 1));
+}
+#rowScope(value, index, key) {
+const binding = this;
+return {
+value,
+index,
+key,
+get root() {
+return binding.root;
+},
+};
+}
+#keyOf(item, index) {
+if (this.keyExpression) return displayText(evaluate(this.keyExpression, { value: item, root: this.root, index }));
+if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+const id = (item).id;
+if (typeof id === "string" || typeof id === "number") return String(id);
+}
+return String(index);
+}
+}
+function positive(text, fallback) {
+const number = Number(text);
+return text !== null && Number.isFinite(number) && number > 0 ? number : fallback;
+}
+
 // ---- statecast/bindings/scan.js ----
 
 const KNOWN = new Set([
@@ -1128,6 +1441,13 @@ const KNOWN = new Set([
 "data-sc-error",
 "data-sc-rendered",
 "data-sc-navigate",
+"data-sc-hook",
+"data-sc-window",
+"data-sc-window-action",
+"data-sc-row-height",
+"data-sc-overscan",
+"data-sc-feed",
+"data-sc-feed-limit",
 ]);
 const reportedUnknown = new Set();
 function scanElement(element, region, context, isViewRoot = false) {
@@ -1164,12 +1484,20 @@ break;
 case "data-sc-location":
 attempt(element, attribute, () => region.add(new LocationBinding(parseExpression(value), context)));
 break;
+case "data-sc-hook":
+attempt(element, attribute, () => region.add(new HookBinding(element, value, context, region)));
+break;
 case "data-sc-each":
+case "data-sc-window":
+case "data-sc-feed":
 ownsChildren = true;
 attempt(element, attribute, () => {
 const template = Array.from( (element.children)).find((child) => child.localName === "template");
-if (!template) throw new Error("a data-sc-each element needs a <template> child");
-region.add(new ListBinding(element, parseExpression(value), template, context, scanElement));
+if (!template) throw new Error(`a ${name} element needs a <template> child`);
+const expression = parseExpression(value);
+if (name === "data-sc-window") region.add(new WindowBinding(element, expression, template, context, scanElement, region));
+else if (name === "data-sc-feed") region.add(new FeedBinding(element, expression, template, context, scanElement));
+else region.add(new ListBinding(element, expression, template, context, scanElement));
 });
 break;
 default:
@@ -1319,6 +1647,8 @@ this.client = client;
 this.env = env;
 this.renderers = new Map();
 this.renderBindings = new Set();
+this.hooks = new Map();
+this.hookBindings = new Set();
 }
 bind(root) {
 const views = [];
@@ -1329,6 +1659,8 @@ new TopicView(element, this.client, {
 env: this.env,
 renderers: this.renderers,
 renderBindings: this.renderBindings,
+hooks: this.hooks,
+hookBindings: this.hookBindings,
 nestedTopic: start,
 }),
 );
@@ -1351,6 +1683,14 @@ for (const view of views.splice(0)) view.stop();
 renderer(name, renderer) {
 this.renderers.set(name, renderer);
 for (const binding of [...this.renderBindings]) if (binding.name === name) binding.refresh();
+}
+hook(name, definition) {
+if (definition === null || typeof definition !== "object") throw new TypeError("statecast.hook needs an object of methods");
+this.hooks.set(name, definition);
+for (const binding of [...this.hookBindings]) if (binding.name === name) binding.refresh();
+}
+destroyHooks() {
+for (const binding of [...this.hookBindings]) binding.destroy();
 }
 }
 
@@ -2165,6 +2505,9 @@ return;
 case "closed":
 this.#closed(typeof message.reason === "string" ? message.reason : "closed by the server");
 return;
+case "event":
+if (typeof message.event === "string") this.emit("event", { name: message.event, payload: message.payload });
+return;
 default:
 }
 }
@@ -2433,7 +2776,7 @@ if (!this.#topics.has(name)) this.#pendingLeaves.add(name);
 if (this.#early.leavesFirst(topic.name)) {
 this.#connection.request({ op: "leave", topic: topic.name }).catch(() => {});
 }
-const message = { op: "join", topic: topic.name };
+const message = { op: "join", topic: topic.name, events: true };
 if (topic.params !== undefined) message.params = topic.params;
 return this.#joinAnswered(topic, this.#connection.request(message));
 }
@@ -2609,6 +2952,7 @@ this.#registry.connected(handshake.resuming, resumed);
 switch (message.op) {
 case "snapshot":
 case "patch":
+case "event":
 case "closed": {
 this.#registry.receive(message);
 return;
@@ -3235,6 +3579,9 @@ return binder.bind(root);
 renderer(name, renderer) {
 binder.renderer(name, renderer);
 },
+hook(name, definition) {
+binder.hook(name, definition);
+},
 retryNow() {
 client.retryNow();
 },
@@ -3249,6 +3596,9 @@ const rendered = readRenderedPage(document);
 if (rendered) client.resumeRendered(rendered);
 client.start();
 window.addEventListener("online", () => client.retryNow());
+window.addEventListener("pagehide", ( event) => {
+if (!event.persisted) binder.destroyHooks();
+});
 document.addEventListener("visibilitychange", () => {
 if (document.visibilityState === "visible") client.retryNow();
 });
@@ -3847,7 +4197,7 @@ form.sc-loading button[type="submit"]::after {
         if (name && !seen[name]) {
           seen[name] = 1;
           early.joins.push({ ref: early.joins.length + 1, topic: name });
-          socket.send(JSON.stringify({ op: "join", ref: early.joins.length, topic: name }));
+          socket.send(JSON.stringify({ op: "join", ref: early.joins.length, topic: name, events: true }));
         }
       }
     };

@@ -135,6 +135,25 @@ final class StoreHost<
       self?.stateDidChange(state)
     }
     lock.withLock { self.observation = observation }
+    _ = store.events.listen { [weak self] event in self?.deliver(event) }
+  }
+
+  /// Queues a hook event to the members that joined asking for events (all, or the tabs
+  /// of the event's viewer) and are keeping up. It is kept nowhere: never replayed.
+  private func deliver(_ event: HookEvent) {
+    guard let frame = ServerMessage.event(topic: topic, event) else {
+      return logger.warning(
+        "a hook event was dropped", metadata: ["topic": "\(topic)", "event": "\(event.name)"])
+    }
+    lock.withLock {
+      for member in members.values where member.request.receivesEvents && !member.needsSnapshot {
+        guard let connection = member.connection, event.viewer.map({ $0.id == member.viewer.id }) ?? true
+        else {
+          continue
+        }
+        sink.send(frame, to: connection)
+      }
+    }
   }
 
   // MARK: State changes

@@ -73,7 +73,7 @@ final class TopicRegistry: @unchecked Sendable {
   /// after a restart.
   func join(
     _ topic: String, params: JSON, session: String, viewer: Viewer, connection: ConnectionID,
-    address: String = "", restoring: (state: JSON, revision: Int)? = nil
+    address: String = "", restoring: (state: JSON, revision: Int)? = nil, events: Bool = false
   ) async throws(ProtocolError) {
     guard let (route, parameters) = route(for: topic) else {
       throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
@@ -81,6 +81,7 @@ final class TopicRegistry: @unchecked Sendable {
     var request = JoinRequest(
       topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
     request.address = address
+    request.receivesEvents = events
     guard route.canJoin(request) else {
       throw ProtocolError(.forbidden, "joining \(topic) is not allowed")
     }

@@ -178,6 +178,8 @@ export class Element extends Node {
     this.attributes = [];
     this.listeners = [];
     this.classList = new ClassList(this);
+    /** @type {Record<string, string>} inline styles, as set */
+    this.style = {};
   }
 
   getAttribute(name) {

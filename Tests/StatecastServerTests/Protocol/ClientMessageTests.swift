@@ -17,10 +17,10 @@ import Testing
   @Test func theFourMessagesParse() throws {
     let join = parse(#"{"op":"join","ref":1,"topic":"room/1","params":{"user":"ada"}}"#)
     #expect(join.ref == 1)
-    guard case .join(let topic, let params) = try join.result.get() else {
+    guard case .join(let topic, let params, let events) = try join.result.get() else {
       Issue.record("not a join"); return
     }
-    #expect(topic == "room/1" && params == ["user": "ada"])
+    #expect(topic == "room/1" && params == ["user": "ada"] && !events)
 
     guard
       case .action(_, let action, let key) = try parse(#"{"op":"action","ref":2,"topic":"t","action":null}"#)
@@ -53,9 +53,19 @@ import Testing
     #expect(code(#"{"op":"action","ref":2,"topic":"t","action":{},"key":"# + key + "}") == .badMessage)
   }
 
+  @Test func aJoinAsksForHookEventsWithABoolean() throws {
+    guard
+      case .join(_, _, let events) = try parse(#"{"op":"join","ref":1,"topic":"t","events":true}"#).result
+        .get()
+    else { Issue.record("not a join"); return }
+    #expect(events)
+    let wrong = parse(#"{"op":"join","ref":2,"topic":"t","events":"yes"}"#)
+    #expect(throws: ProtocolError.self) { try wrong.result.get() }
+  }
+
   @Test func aJoinWithoutParamsGetsAnEmptyObject() throws {
     for text in [#"{"op":"join","ref":1,"topic":"t"}"#, #"{"op":"join","ref":1,"topic":"t","params":null}"#] {
-      guard case .join(_, let params) = try parse(text).result.get() else {
+      guard case .join(_, let params, _) = try parse(text).result.get() else {
         Issue.record("not a join"); return
       }
       #expect(params == [:])
