@@ -22,6 +22,7 @@
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
 import { PatchError, applyPatch } from "./patch.js";
+import { Predictions } from "./prediction.js";
 
 /**
  * @typedef {"joining" | "joined" | "failed" | "closed" | "left"} TopicStatus
@@ -97,6 +98,8 @@ export class Topic extends Emitter {
   #waiting = [];
   /** @type {Set<Subscriber>} */
   #subscribers = new Set();
+  /** What actions in flight are expected to change; subscribers see it on top of the mirror. */
+  #predictions = new Predictions();
   /** @type {{ resolve: (topic: Topic) => void, reject: (error: Error) => void }} */
   #settleReady;
 
@@ -192,19 +195,30 @@ export class Topic extends Emitter {
    * {@link StatecastError} carrying the server's `code`, or `connection_lost` if the
    * socket dropped after sending (the action is never sent twice).
    * @param {unknown} action the Codable form of the client action, e.g. `{ increment: {} }`
+   * @param {import("./prediction.js").PredictionStep[]} [prediction] the change the action is
+   *   expected to make, shown until the server answers (see `prediction.js`)
    * @returns {Promise<any>}
    */
-  send(action) {
+  send(action, prediction) {
     if (!this.active) {
       const reason = this.#status === "failed" && this.#error ? `: ${this.#error.message}` : "";
       return Promise.reject(
         new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reason}`, { topic: this.name, action }),
       );
     }
-    return new Promise((resolve, reject) => {
+    const sent = new Promise((resolve, reject) => {
       this.#waiting.push({ action, resolve, reject });
       this.flush();
     });
+    if (!prediction?.length || this.#state === undefined) return sent;
+    const id = this.#predictions.add(prediction);
+    this.#notify(prediction.map((step) => step.pointer));
+    const settle = () => {
+      const ended = this.#predictions.remove(id);
+      if (ended.length > 0) this.#notify(ended);
+    };
+    sent.then(settle, settle);
+    return sent;
   }
 
   /**
@@ -322,6 +336,7 @@ export class Topic extends Emitter {
     this.#rev = rev;
     this.#state = state;
     this.#resyncing = false;
+    this.#predictions.clear();
     this.#notify([""]);
   }
 
@@ -350,7 +365,8 @@ export class Topic extends Emitter {
     }
     this.#rev = message.rev;
     this.#state = result.document;
-    this.#notify(result.changed);
+    const ended = this.#predictions.size > 0 ? this.#predictions.reconcile(result.changed) : [];
+    this.#notify(ended.length > 0 ? [...result.changed, ...ended] : result.changed);
   }
 
   /**
@@ -417,7 +433,7 @@ export class Topic extends Emitter {
    */
   #call(subscriber, changed) {
     try {
-      subscriber(this.#state, changed);
+      subscriber(this.#predictions.size > 0 ? this.#predictions.view(this.#state) : this.#state, changed);
     } catch (error) {
       console.error(`statecast: a subscriber of "${this.name}" threw`, error);
     }

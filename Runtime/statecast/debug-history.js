@@ -1,0 +1,234 @@
+/**
+ * Time travel in the debug panel (`?debug`): every revision of each topic this tab
+ * received, with the action that caused it and its change (the patch), the state at
+ * any of them, and what differs between two.
+ *
+ * The revisions are the view's, as the server sent them to this tab, from the page's
+ * first message on (the runtime keeps a backlog until the panel has loaded). A patch is
+ * put down to this tab's oldest action on the topic still awaiting its reply: the server
+ * sends the patch an action caused before the action's reply. A patch that arrives with
+ * no action of this tab in flight came from elsewhere (another member, an effect, a
+ * timer) and says so. Loaded with the panel only; at most {@link MAX_REVISIONS} per
+ * topic are kept, the oldest dropped first.
+ * @module
+ */
+
+/** The most revisions kept per topic. */
+export const MAX_REVISIONS = 500;
+
+/**
+ * @typedef {object} Revision
+ * @property {number} rev
+ * @property {"snapshot" | "action" | "server"} cause what produced it
+ * @property {unknown} action the tab's action it is put down to (`cause` "action")
+ * @property {any[] | null} ops the patch from the revision before (null for a snapshot)
+ * @property {unknown} state the view at this revision
+ */
+
+/** Each topic's revisions, built from the messages the client traces. */
+export class RevisionLog {
+  /** @type {Map<string, Revision[]>} */
+  #topics = new Map();
+  /** @type {Map<unknown, { topic: string, action: unknown }>} actions awaiting their reply, by ref */
+  #inFlight = new Map();
+  /** @type {(document: unknown, ops: any[]) => { document: unknown }} */
+  #applyPatch;
+
+  /** @param {(document: unknown, ops: any[]) => { document: unknown }} applyPatch the runtime's RFC 6902 patch */
+  constructor(applyPatch) {
+    this.#applyPatch = applyPatch;
+  }
+
+  /**
+   * One message the client sent or received, as its `trace` event gives it.
+   * @param {{ direction: "in" | "out", message: any }} entry
+   */
+  record({ direction, message }) {
+    if (message === null || typeof message !== "object") return;
+    if (direction === "out") {
+      if (message.op === "action") this.#inFlight.set(message.ref, { topic: message.topic, action: message.action });
+      return;
+    }
+    if (message.op === "reply") {
+      this.#inFlight.delete(message.ref);
+    } else if (message.op === "snapshot" && typeof message.rev === "number") {
+      this.#push(message.topic, { rev: message.rev, cause: "snapshot", action: null, ops: null, state: message.state });
+    } else if (message.op === "patch" && Array.isArray(message.ops)) {
+      const last = this.#topics.get(message.topic)?.at(-1);
+      if (!last || message.rev !== last.rev + 1) return;
+      let state;
+      try {
+        state = this.#applyPatch(last.state, message.ops).document;
+      } catch {
+        return;
+      }
+      const pending = [...this.#inFlight.values()].find((entry) => entry.topic === message.topic);
+      const cause = pending ? "action" : "server";
+      this.#push(message.topic, { rev: message.rev, cause, action: pending?.action ?? null, ops: message.ops, state });
+    }
+  }
+
+  /** @returns {string[]} the topics with revisions, in the order they first had one */
+  topics() {
+    return [...this.#topics.keys()];
+  }
+
+  /**
+   * @param {string} topic
+   * @returns {Revision[]} oldest first
+   */
+  revisions(topic) {
+    return this.#topics.get(topic) ?? [];
+  }
+
+  /**
+   * @param {string} topic
+   * @param {Revision} revision
+   */
+  #push(topic, revision) {
+    const list = this.#topics.get(topic) ?? [];
+    list.push(revision);
+    if (list.length > MAX_REVISIONS) list.splice(0, list.length - MAX_REVISIONS);
+    this.#topics.set(topic, list);
+  }
+}
+
+/**
+ * What differs between two states: one entry per changed leaf (or per value that is
+ * only on one side), as a JSON Pointer with the value before and after (`undefined`
+ * when absent).
+ * @param {unknown} before
+ * @param {unknown} after
+ * @param {string} [pointer]
+ * @returns {{ pointer: string, before: unknown, after: unknown }[]}
+ */
+export function compareStates(before, after, pointer = "") {
+  if (before === after) return [];
+  const bothObjects =
+    before !== null && after !== null && typeof before === "object" && typeof after === "object" && Array.isArray(before) === Array.isArray(after);
+  if (!bothObjects) return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ pointer, before, after }];
+  const a = /** @type {Record<string, unknown>} */ (before);
+  const b = /** @type {Record<string, unknown>} */ (after);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.flatMap((key) => {
+    const child = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (!Object.hasOwn(a, key)) return [{ pointer: child, before: undefined, after: b[key] }];
+    if (!Object.hasOwn(b, key)) return [{ pointer: child, before: a[key], after: undefined }];
+    return compareStates(a[key], b[key], child);
+  });
+}
+
+/**
+ * The panel's "Revisions" section for one log: a topic picker, a scrubber with step
+ * buttons, the selected revision's action, patch and state, and its differences from a
+ * second revision picked to compare with.
+ * @param {any} document
+ * @param {RevisionLog} log
+ * @param {(value: unknown, topic: string, pointer: string) => any} tree draws a state as the panel's tree
+ * @returns {{ element: any, refresh: () => void }}
+ */
+export function revisionView(document, log, tree) {
+  const make = (/** @type {string} */ tag, /** @type {string} */ className, /** @type {string} */ text = "") => {
+    const element = document.createElement(tag);
+    if (className) element.className = className;
+    if (text) element.textContent = text;
+    return element;
+  };
+  const labelled = (/** @type {any} */ element, /** @type {string} */ label) => {
+    element.setAttribute("aria-label", label);
+    return element;
+  };
+  const section = make("section", "sc-debug-revisions");
+  const topicPicker = labelled(make("select", "sc-debug-topic-picker"), "Topic");
+  const back = labelled(make("button", "sc-debug-button", "◀"), "Previous revision");
+  const scrubber = labelled(make("input", "sc-debug-scrubber"), "Revision");
+  scrubber.setAttribute("type", "range");
+  scrubber.setAttribute("min", "0");
+  const forward = labelled(make("button", "sc-debug-button", "▶"), "Next revision");
+  const compareWith = labelled(make("select", "sc-debug-compare"), "Compare with revision");
+  for (const button of [back, forward]) button.setAttribute("type", "button");
+  const controls = make("div", "sc-debug-controls");
+  controls.append(topicPicker, back, scrubber, forward);
+  const caption = make("p", "sc-debug-revision");
+  const change = make("pre", "sc-debug-json sc-debug-change");
+  const state = make("div", "sc-debug-revision-state");
+  const compareLine = make("div", "sc-debug-controls");
+  compareLine.append(make("span", "", "Compare with "), compareWith);
+  const differences = make("ul", "sc-debug-differences");
+  section.append(controls, caption, change, state, compareLine, differences);
+
+  /** Where the scrubber is: `null` follows the newest revision. */
+  let selected = /** @type {number | null} */ (null);
+  let compared = /** @type {number | null} */ (null);
+
+  const topic = () => topicPicker.value || log.topics()[0] || "";
+
+  const render = () => {
+    const names = log.topics();
+    if ([...topicPicker.children].map((o) => o.value).join("\n") !== names.join("\n")) {
+      const current = topic();
+      topicPicker.textContent = "";
+      for (const name of names) topicPicker.appendChild(Object.assign(make("option", "", name), { value: name }));
+      topicPicker.value = current;
+    }
+    const revisions = log.revisions(topic());
+    const last = revisions.length - 1;
+    const index = selected === null ? last : Math.min(selected, last);
+    scrubber.setAttribute("max", String(Math.max(last, 0)));
+    scrubber.value = String(Math.max(index, 0));
+    back.disabled = index <= 0;
+    forward.disabled = index >= last;
+    const revision = revisions[index];
+    if (!revision) {
+      caption.textContent = "No revision yet.";
+      change.textContent = "";
+      state.textContent = "";
+      return;
+    }
+    const cause =
+      revision.cause === "snapshot"
+        ? "snapshot"
+        : revision.cause === "action"
+          ? `action ${JSON.stringify(revision.action)}`
+          : "from the server (another member, an effect)";
+    caption.textContent = `rev ${revision.rev} (${index + 1} of ${revisions.length}) · ${cause}`;
+    change.textContent = revision.ops ? JSON.stringify(revision.ops, null, 1) : "(whole state)";
+    state.textContent = "";
+    state.appendChild(tree(revision.state, `${topic()}@${revision.rev}`, ""));
+
+    const options = revisions.map((r) => String(r.rev)).join("\n");
+    if ([...compareWith.children].map((o) => o.value).join("\n") !== options) {
+      compareWith.textContent = "";
+      for (const r of revisions) compareWith.appendChild(Object.assign(make("option", "", `rev ${r.rev}`), { value: String(r.rev) }));
+    }
+    const other = revisions.find((r) => r.rev === compared) ?? revisions[0];
+    compareWith.value = String(other.rev);
+    differences.textContent = "";
+    const changes = compareStates(other.state, revision.state);
+    if (changes.length === 0) differences.appendChild(make("li", "sc-debug-empty", `same as rev ${other.rev}`));
+    for (const { pointer, before, after } of changes) {
+      const show = (/** @type {unknown} */ value) => (value === undefined ? "(absent)" : JSON.stringify(value));
+      differences.appendChild(make("li", "", `${pointer || "/"}: ${show(before)} → ${show(after)}`));
+    }
+  };
+
+  const select = (/** @type {number} */ index) => {
+    const last = log.revisions(topic()).length - 1;
+    selected = index >= last ? null : Math.max(index, 0);
+    render();
+  };
+  back.addEventListener("click", () => select(Number(scrubber.value) - 1));
+  forward.addEventListener("click", () => select(Number(scrubber.value) + 1));
+  scrubber.addEventListener("input", () => select(Number(scrubber.value)));
+  topicPicker.addEventListener("change", () => {
+    selected = null;
+    compared = null;
+    render();
+  });
+  compareWith.addEventListener("change", () => {
+    compared = Number(compareWith.value);
+    render();
+  });
+  render();
+  return { element: section, refresh: render };
+}
