@@ -10,8 +10,14 @@
  * no action of this tab in flight came from elsewhere (another member, an effect, a
  * timer) and says so. Loaded with the panel only; at most {@link MAX_REVISIONS} per
  * topic are kept, the oldest dropped first.
+ *
+ * The same record holds the topic's session (its first view, then each accepted action of
+ * this tab with the view after it), exported as a recording or a Swift Testing file that
+ * replays it (`debug-export.js`).
  * @module
  */
+
+import { swiftTestingFile } from "./debug-export.js";
 
 /** The most revisions kept per topic. */
 export const MAX_REVISIONS = 500;
@@ -31,6 +37,8 @@ export class RevisionLog {
   #topics = new Map();
   /** @type {Map<unknown, { topic: string, action: unknown }>} actions awaiting their reply, by ref */
   #inFlight = new Map();
+  /** @type {Map<string, import("./debug-export.js").Recording>} each topic's session, for export */
+  #sessions = new Map();
   /** @type {(document: unknown, ops: any[]) => { document: unknown }} */
   #applyPatch;
 
@@ -50,9 +58,19 @@ export class RevisionLog {
       return;
     }
     if (message.op === "reply") {
+      const sent = this.#inFlight.get(message.ref);
       this.#inFlight.delete(message.ref);
+      const session = sent && this.#sessions.get(sent.topic);
+      const last = sent && this.#topics.get(sent.topic)?.at(-1);
+      if (session && last && message.status === "ok") {
+        session.steps.push({ action: JSON.stringify(sent.action), view: viewText(last.state) });
+        if (session.steps.length > MAX_REVISIONS) session.steps.splice(0, session.steps.length - MAX_REVISIONS);
+      }
     } else if (message.op === "snapshot" && typeof message.rev === "number") {
       this.#push(message.topic, { rev: message.rev, cause: "snapshot", action: null, ops: null, state: message.state });
+      if (!this.#sessions.has(message.topic)) {
+        this.#sessions.set(message.topic, { topic: message.topic, initialView: viewText(message.state), steps: [] });
+      }
     } else if (message.op === "patch" && Array.isArray(message.ops)) {
       const last = this.#topics.get(message.topic)?.at(-1);
       if (!last || message.rev !== last.rev + 1) return;
@@ -82,6 +100,18 @@ export class RevisionLog {
   }
 
   /**
+   * The topic's session since its first snapshot: the view it began with, and each
+   * action of this tab the server accepted with the view once it was applied (the
+   * newest revision when its reply came).
+   * @param {string} topic
+   * @returns {import("./debug-export.js").Recording | undefined}
+   */
+  recording(topic) {
+    const session = this.#sessions.get(topic);
+    return session && { ...session, steps: [...session.steps] };
+  }
+
+  /**
    * @param {string} topic
    * @param {Revision} revision
    */
@@ -91,6 +121,17 @@ export class RevisionLog {
     if (list.length > MAX_REVISIONS) list.splice(0, list.length - MAX_REVISIONS);
     this.#topics.set(topic, list);
   }
+}
+
+/**
+ * A view as the recording keeps it: JSON text, without the `presence` a server adds to
+ * a shared topic (the feature's view does not have it).
+ * @param {unknown} state
+ */
+function viewText(state) {
+  if (state === null || typeof state !== "object" || Array.isArray(state) || !Object.hasOwn(state, "presence")) return JSON.stringify(state);
+  const { presence: _presence, ...view } = /** @type {Record<string, unknown>} */ (state);
+  return JSON.stringify(view);
 }
 
 /**
@@ -155,7 +196,8 @@ export function revisionView(document, log, tree) {
   const compareLine = make("div", "sc-debug-controls");
   compareLine.append(make("span", "", "Compare with "), compareWith);
   const differences = make("ul", "sc-debug-differences");
-  section.append(controls, caption, change, state, compareLine, differences);
+  const exporter = exportControls(document, make, labelled, () => log.recording(topic()));
+  section.append(controls, caption, change, state, compareLine, differences, exporter);
 
   /** Where the scrubber is: `null` follows the newest revision. */
   let selected = /** @type {number | null} */ (null);
@@ -231,4 +273,65 @@ export function revisionView(document, log, tree) {
   });
   render();
   return { element: section, refresh: render };
+}
+
+/**
+ * "Export session" (the recording, as JSON) and "Export as Swift test", with the Swift
+ * names the test needs (the feature's type and module, the store's initial state and
+ * reducer), each a download.
+ * @param {any} document
+ * @param {(tag: string, className: string, text?: string) => any} make
+ * @param {(element: any, label: string) => any} labelled
+ * @param {() => import("./debug-export.js").Recording | undefined} recording
+ */
+function exportControls(document, make, labelled, recording) {
+  const box = make("fieldset", "sc-debug-export");
+  box.append(make("legend", "", "Replay as a test"));
+  /** @type {Record<string, any>} */
+  const fields = {};
+  for (const [name, label, placeholder] of [
+    ["feature", "Feature", "Counter"],
+    ["module", "Module", "App"],
+    ["initialState", "Initial state", "FEATURE.initialState"],
+    ["reducer", "Reducer", "FEATURE.reducer(dependencies: FEATURE.Dependencies())"],
+  ]) {
+    const input = labelled(make("input", "sc-debug-field"), label);
+    input.setAttribute("placeholder", placeholder);
+    fields[name] = input;
+    const row = make("label", "sc-debug-controls");
+    row.append(make("span", "", label), input);
+    box.append(row);
+  }
+  const exportJSON = make("button", "sc-debug-button", "Export session");
+  const exportSwift = make("button", "sc-debug-button", "Export as Swift test");
+  for (const button of [exportJSON, exportSwift]) button.setAttribute("type", "button");
+  box.append(exportJSON, exportSwift);
+
+  const download = (/** @type {string} */ name, /** @type {string} */ text, /** @type {string} */ type) => {
+    const link = make("a", "");
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    link.setAttribute("href", url);
+    link.setAttribute("download", name);
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  const current = () => {
+    const session = recording();
+    if (!session) throw new Error("no session recorded for this topic yet");
+    return session;
+  };
+  const baseName = () => (recording()?.topic ?? "session").replace(/[^A-Za-z0-9]+/g, "-");
+  exportJSON.addEventListener("click", () => download(`${baseName()}.session.json`, JSON.stringify(current(), null, 2), "application/json"));
+  exportSwift.addEventListener("click", () => {
+    const target = {
+      feature: fields.feature.value.trim() || "Counter",
+      module: fields.module.value.trim() || "App",
+      initialState: fields.initialState.value.trim() || undefined,
+      reducer: fields.reducer.value.trim() || undefined,
+    };
+    download(`${baseName()}.replay.swift`, swiftTestingFile(current(), target), "text/x-swift");
+  });
+  return box;
 }

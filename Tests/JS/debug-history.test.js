@@ -51,3 +51,36 @@ test("compareStates lists each changed leaf with its values before and after", (
   assert.deepEqual(compareStates([1], { 0: 1 }), [{ pointer: "", before: [1], after: { 0: 1 } }]);
   assert.deepEqual(compareStates({ a: [1] }, { a: [1] }), []);
 });
+
+test("the session records the first view and each accepted action with the view after it", () => {
+  const log = new RevisionLog(applyPatch);
+  log.record(incoming({ op: "snapshot", topic: "room/a", rev: 1, state: { count: 0, presence: [{ id: "v" }] } }));
+  log.record(outgoing({ op: "action", ref: 1, topic: "room/a", action: { increment: {} } }));
+  log.record(incoming({ op: "patch", topic: "room/a", rev: 2, ops: [{ op: "replace", path: "/count", value: 1 }] }));
+  log.record(incoming({ op: "reply", ref: 1, status: "ok" }));
+  log.record(outgoing({ op: "action", ref: 2, topic: "room/a", action: { nope: {} } }));
+  log.record(incoming({ op: "reply", ref: 2, status: "error", error: { code: "bad_action" } }));
+  log.record(outgoing({ op: "action", ref: 3, topic: "room/a", action: { noop: {} } }));
+  log.record(incoming({ op: "reply", ref: 3, status: "ok" }));
+  assert.deepEqual(log.recording("room/a"), {
+    topic: "room/a",
+    initialView: '{"count":0}',
+    steps: [
+      { action: '{"increment":{}}', view: '{"count":1}' },
+      { action: '{"noop":{}}', view: '{"count":1}' },
+    ],
+  });
+  assert.equal(log.recording("other"), undefined);
+});
+
+test("the Swift test the panel exports is the one StatecastTesting writes from the same recording", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const { swiftTestingFile, rawLiteral } = await import("../../Runtime/statecast/debug-export.js");
+  const fixtures = new URL("./fixtures/", import.meta.url);
+  const recording = JSON.parse(await readFile(new URL("recorded-session.json", fixtures), "utf8"));
+  const expected = await readFile(new URL("recorded-session.swift.txt", fixtures), "utf8");
+  const target = { feature: "Counter", module: "StatecastExamples", initialState: "Counter.State(isLoadingFavorites: false)" };
+  assert.equal(swiftTestingFile(recording, target), expected);
+  assert.equal(rawLiteral('a"#b'), '##"a"#b"##');
+  assert.equal(rawLiteral("a\\#(b)"), '##"a\\#(b)"##');
+});

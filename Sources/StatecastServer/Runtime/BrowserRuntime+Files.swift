@@ -3606,8 +3606,14 @@ function clock() {
  * no action of this tab in flight came from elsewhere (another member, an effect, a
  * timer) and says so. Loaded with the panel only; at most {@link MAX_REVISIONS} per
  * topic are kept, the oldest dropped first.
+ *
+ * The same record holds the topic's session (its first view, then each accepted action of
+ * this tab with the view after it), exported as a recording or a Swift Testing file that
+ * replays it (`debug-export.js`).
  * @module
  */
+
+import { swiftTestingFile } from "./debug-export.js";
 
 /** The most revisions kept per topic. */
 export const MAX_REVISIONS = 500;
@@ -3627,6 +3633,8 @@ export class RevisionLog {
   #topics = new Map();
   /** @type {Map<unknown, { topic: string, action: unknown }>} actions awaiting their reply, by ref */
   #inFlight = new Map();
+  /** @type {Map<string, import("./debug-export.js").Recording>} each topic's session, for export */
+  #sessions = new Map();
   /** @type {(document: unknown, ops: any[]) => { document: unknown }} */
   #applyPatch;
 
@@ -3646,9 +3654,19 @@ export class RevisionLog {
       return;
     }
     if (message.op === "reply") {
+      const sent = this.#inFlight.get(message.ref);
       this.#inFlight.delete(message.ref);
+      const session = sent && this.#sessions.get(sent.topic);
+      const last = sent && this.#topics.get(sent.topic)?.at(-1);
+      if (session && last && message.status === "ok") {
+        session.steps.push({ action: JSON.stringify(sent.action), view: viewText(last.state) });
+        if (session.steps.length > MAX_REVISIONS) session.steps.splice(0, session.steps.length - MAX_REVISIONS);
+      }
     } else if (message.op === "snapshot" && typeof message.rev === "number") {
       this.#push(message.topic, { rev: message.rev, cause: "snapshot", action: null, ops: null, state: message.state });
+      if (!this.#sessions.has(message.topic)) {
+        this.#sessions.set(message.topic, { topic: message.topic, initialView: viewText(message.state), steps: [] });
+      }
     } else if (message.op === "patch" && Array.isArray(message.ops)) {
       const last = this.#topics.get(message.topic)?.at(-1);
       if (!last || message.rev !== last.rev + 1) return;
@@ -3678,6 +3696,18 @@ export class RevisionLog {
   }
 
   /**
+   * The topic's session since its first snapshot: the view it began with, and each
+   * action of this tab the server accepted with the view once it was applied (the
+   * newest revision when its reply came).
+   * @param {string} topic
+   * @returns {import("./debug-export.js").Recording | undefined}
+   */
+  recording(topic) {
+    const session = this.#sessions.get(topic);
+    return session && { ...session, steps: [...session.steps] };
+  }
+
+  /**
    * @param {string} topic
    * @param {Revision} revision
    */
@@ -3687,6 +3717,17 @@ export class RevisionLog {
     if (list.length > MAX_REVISIONS) list.splice(0, list.length - MAX_REVISIONS);
     this.#topics.set(topic, list);
   }
+}
+
+/**
+ * A view as the recording keeps it: JSON text, without the `presence` a server adds to
+ * a shared topic (the feature's view does not have it).
+ * @param {unknown} state
+ */
+function viewText(state) {
+  if (state === null || typeof state !== "object" || Array.isArray(state) || !Object.hasOwn(state, "presence")) return JSON.stringify(state);
+  const { presence: _presence, ...view } = /** @type {Record<string, unknown>} */ (state);
+  return JSON.stringify(view);
 }
 
 /**
@@ -3751,7 +3792,8 @@ export function revisionView(document, log, tree) {
   const compareLine = make("div", "sc-debug-controls");
   compareLine.append(make("span", "", "Compare with "), compareWith);
   const differences = make("ul", "sc-debug-differences");
-  section.append(controls, caption, change, state, compareLine, differences);
+  const exporter = exportControls(document, make, labelled, () => log.recording(topic()));
+  section.append(controls, caption, change, state, compareLine, differences, exporter);
 
   /** Where the scrubber is: `null` follows the newest revision. */
   let selected = /** @type {number | null} */ (null);
@@ -3829,7 +3871,152 @@ export function revisionView(document, log, tree) {
   return { element: section, refresh: render };
 }
 
+/**
+ * "Export session" (the recording, as JSON) and "Export as Swift test", with the Swift
+ * names the test needs (the feature's type and module, the store's initial state and
+ * reducer), each a download.
+ * @param {any} document
+ * @param {(tag: string, className: string, text?: string) => any} make
+ * @param {(element: any, label: string) => any} labelled
+ * @param {() => import("./debug-export.js").Recording | undefined} recording
+ */
+function exportControls(document, make, labelled, recording) {
+  const box = make("fieldset", "sc-debug-export");
+  box.append(make("legend", "", "Replay as a test"));
+  /** @type {Record<string, any>} */
+  const fields = {};
+  for (const [name, label, placeholder] of [
+    ["feature", "Feature", "Counter"],
+    ["module", "Module", "App"],
+    ["initialState", "Initial state", "FEATURE.initialState"],
+    ["reducer", "Reducer", "FEATURE.reducer(dependencies: FEATURE.Dependencies())"],
+  ]) {
+    const input = labelled(make("input", "sc-debug-field"), label);
+    input.setAttribute("placeholder", placeholder);
+    fields[name] = input;
+    const row = make("label", "sc-debug-controls");
+    row.append(make("span", "", label), input);
+    box.append(row);
+  }
+  const exportJSON = make("button", "sc-debug-button", "Export session");
+  const exportSwift = make("button", "sc-debug-button", "Export as Swift test");
+  for (const button of [exportJSON, exportSwift]) button.setAttribute("type", "button");
+  box.append(exportJSON, exportSwift);
+
+  const download = (/** @type {string} */ name, /** @type {string} */ text, /** @type {string} */ type) => {
+    const link = make("a", "");
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    link.setAttribute("href", url);
+    link.setAttribute("download", name);
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  const current = () => {
+    const session = recording();
+    if (!session) throw new Error("no session recorded for this topic yet");
+    return session;
+  };
+  const baseName = () => (recording()?.topic ?? "session").replace(/[^A-Za-z0-9]+/g, "-");
+  exportJSON.addEventListener("click", () => download(`${baseName()}.session.json`, JSON.stringify(current(), null, 2), "application/json"));
+  exportSwift.addEventListener("click", () => {
+    const target = {
+      feature: fields.feature.value.trim() || "Counter",
+      module: fields.module.value.trim() || "App",
+      initialState: fields.initialState.value.trim() || undefined,
+      reducer: fields.reducer.value.trim() || undefined,
+    };
+    download(`${baseName()}.replay.swift`, swiftTestingFile(current(), target), "text/x-swift");
+  });
+  return box;
+}
+
 """#
+    ),
+    (
+      path: "/statecast/debug-export.js", contentType: "text/javascript",
+      text: ##"""
+/**
+ * A topic's recorded session as a Swift Testing file: the debug panel's "Export as Swift
+ * test". It replays the tab's accepted actions through the feature's reducer in a
+ * `TestStore` and expects, after each, the view the server sent then. The text is the
+ * one `statecast-demo export-test` writes from the same recording (`RecordedSession` in
+ * `StatecastTesting`), so either can be used.
+ * @module
+ */
+
+/**
+ * @typedef {{ topic: string, initialView: string, steps: { action: string, view: string }[] }} Recording
+ *   actions and views as JSON texts
+ * @typedef {{ feature: string, module: string, initialState?: string, reducer?: string }} ExportTarget
+ *   Swift names and expressions: the feature's type, its module, the test store's
+ *   initial state (`FEATURE.initialState` by default) and reducer
+ */
+
+/**
+ * @param {Recording} recording
+ * @param {ExportTarget} target
+ * @returns {string}
+ */
+export function swiftTestingFile(recording, target) {
+  const feature = target.feature;
+  const initialState = target.initialState || `${feature}.initialState`;
+  const reducer = target.reducer || `${feature}.reducer(dependencies: ${feature}.Dependencies())`;
+  const lines = [
+    `// A session of the topic "${recording.topic.replace(/\n/g, " ")}" recorded by the Statecast debug panel: ${recording.steps.length} actions.`,
+    "// Each goes through the feature's reducer in a TestStore, and the view after it must be",
+    "// the one the server sent the page then.",
+    "import Foundation",
+    "import StatecastTesting",
+    "import Testing",
+    `import ${target.module}`,
+    "",
+    "@Test func recordedSessionReplays() async throws {",
+    `  let store = TestStore(initialState: ${initialState}, reducer: ${reducer})`,
+    "  store.exhaustivity = .off",
+    `  try expectView(of: store, ${rawLiteral(recording.initialView)})`,
+  ];
+  for (const step of recording.steps) {
+    lines.push(`  await store.send(${feature}.embed(try action(${rawLiteral(step.action)})))`);
+    lines.push(`  try expectView(of: store, ${rawLiteral(step.view)})`);
+  }
+  lines.push(
+    "}",
+    "",
+    `private func action(_ json: String) throws -> ${feature}.ClientAction {`,
+    `  try JSONDecoder().decode(${feature}.ClientAction.self, from: Data(json.utf8))`,
+    "}",
+    "",
+    "private func expectView(",
+    `  of store: TestStore<${feature}.State, ${feature}.Action>, _ recorded: String,`,
+    "  sourceLocation: SourceLocation = #_sourceLocation",
+    ") throws {",
+    `  let shown = try canonical(JSONEncoder().encode(${feature}.viewState(store.state)))`,
+    '  #expect(shown == (try canonical(Data(recorded.utf8))), "not the view recorded", sourceLocation: sourceLocation)',
+    "}",
+    "",
+    "private func canonical(_ json: Data) throws -> String {",
+    "  let value = try JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)",
+    "  let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])",
+    "  return String(decoding: data, as: UTF8.self)",
+    "}",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/**
+ * `text` as a Swift raw string literal with as few `#` as keep it intact.
+ * @param {string} text
+ */
+export function rawLiteral(text) {
+  let hashes = "#";
+  while (text.includes(`"${hashes}`) || text.includes(`\\${hashes}`)) hashes += "#";
+  return `${hashes}"${text}"${hashes}`;
+}
+
+"""##
     ),
   ]
 }
