@@ -11,8 +11,9 @@
  * timer) and says so. Loaded with the panel only; at most {@link MAX_REVISIONS} per
  * topic are kept, the oldest dropped first.
  *
- * The same record holds the topic's session (its first view, then each accepted action of
- * this tab with the view after it), exported as a recording or a Swift Testing file that
+ * The same record holds the topic's session (the view its first action met, then each
+ * accepted action of this tab with the view after it; what reached the topic from
+ * elsewhere between two actions is in the next view, not replayed), exported as a recording or a Swift Testing file that
  * replays it (`debug-export.js`).
  * @module
  */
@@ -25,7 +26,9 @@ export const MAX_REVISIONS = 500;
 /**
  * @typedef {object} Revision
  * @property {number} rev
- * @property {"snapshot" | "action" | "server"} cause what produced it
+ * @property {"snapshot" | "first paint" | "action" | "server"} cause what produced it ("first
+ *   paint": the state the page had when the log first heard of the topic, as the server
+ *   rendered it into the page, whose socket then sent patches only)
  * @property {unknown} action the tab's action it is put down to (`cause` "action")
  * @property {any[] | null} ops the patch from the revision before (null for a snapshot)
  * @property {unknown} state the view at this revision
@@ -39,12 +42,21 @@ export class RevisionLog {
   #inFlight = new Map();
   /** @type {Map<string, import("./debug-export.js").Recording>} each topic's session, for export */
   #sessions = new Map();
+  /** @type {Set<string>} topics this tab has sent an action to: their session has begun */
+  #acted = new Set();
   /** @type {(document: unknown, ops: any[]) => { document: unknown }} */
   #applyPatch;
+  /** @type {((topic: string) => { rev: number | undefined, state: unknown } | undefined) | undefined} */
+  #baseline;
 
-  /** @param {(document: unknown, ops: any[]) => { document: unknown }} applyPatch the runtime's RFC 6902 patch */
-  constructor(applyPatch) {
+  /**
+   * @param {(document: unknown, ops: any[]) => { document: unknown }} applyPatch the runtime's RFC 6902 patch
+   * @param {(topic: string) => { rev: number | undefined, state: unknown } | undefined} [baseline] the
+   *   topic's mirror as it is now, for a topic whose state came with the page (no snapshot)
+   */
+  constructor(applyPatch, baseline) {
     this.#applyPatch = applyPatch;
+    this.#baseline = baseline;
   }
 
   /**
@@ -54,7 +66,10 @@ export class RevisionLog {
   record({ direction, message }) {
     if (message === null || typeof message !== "object") return;
     if (direction === "out") {
-      if (message.op === "action") this.#inFlight.set(message.ref, { topic: message.topic, action: message.action });
+      if (message.op === "action") {
+        this.#inFlight.set(message.ref, { topic: message.topic, action: message.action });
+        this.#acted.add(message.topic);
+      }
       return;
     }
     if (message.op === "reply") {
@@ -72,6 +87,7 @@ export class RevisionLog {
         this.#sessions.set(message.topic, { topic: message.topic, initialView: viewText(message.state), steps: [] });
       }
     } else if (message.op === "patch" && Array.isArray(message.ops)) {
+      if (!this.#topics.has(message.topic)) this.#seed(message.topic);
       const last = this.#topics.get(message.topic)?.at(-1);
       if (!last || message.rev !== last.rev + 1) return;
       let state;
@@ -112,6 +128,19 @@ export class RevisionLog {
   }
 
   /**
+   * A patch for a topic with no revision yet: its state came with the page. The mirror
+   * as it is now is where its history starts (messages are traced before they are
+   * applied, so a live patch follows it; the backlog's patches are already in it).
+   * @param {string} topic
+   */
+  #seed(topic) {
+    const base = this.#baseline?.(topic);
+    if (!base || typeof base.rev !== "number" || base.state === undefined) return;
+    this.#push(topic, { rev: base.rev, cause: "first paint", action: null, ops: null, state: base.state });
+    this.#sessions.set(topic, { topic, initialView: viewText(base.state), steps: [] });
+  }
+
+  /**
    * @param {string} topic
    * @param {Revision} revision
    */
@@ -120,6 +149,10 @@ export class RevisionLog {
     list.push(revision);
     if (list.length > MAX_REVISIONS) list.splice(0, list.length - MAX_REVISIONS);
     this.#topics.set(topic, list);
+    // Until the tab's first action, what the server changed (an effect, another member)
+    // is where the session starts: a replay begins from the state that action met.
+    const session = this.#sessions.get(topic);
+    if (session && !this.#acted.has(topic)) session.initialView = viewText(revision.state);
   }
 }
 
@@ -228,8 +261,8 @@ export function revisionView(document, log, tree) {
       return;
     }
     const cause =
-      revision.cause === "snapshot"
-        ? "snapshot"
+      revision.cause === "snapshot" || revision.cause === "first paint"
+        ? revision.cause
         : revision.cause === "action"
           ? `action ${JSON.stringify(revision.action)}`
           : "from the server (another member, an effect)";

@@ -48,7 +48,12 @@ export function installDebugPanel(client, document, options = {}) {
   const stateHeading = make("h2", "sc-debug-heading", "State");
   const states = make("div", "sc-debug-states");
   body.append(logHeading, log, stateHeading, states);
-  const history = options.applyPatch ? new RevisionLog(options.applyPatch) : null;
+  const history = options.applyPatch
+    ? new RevisionLog(options.applyPatch, (name) => {
+        const topic = client.topics.get(name);
+        return topic && { rev: topic.rev, state: topic.state };
+      })
+    : null;
   panel.append(header, body);
   document.body.appendChild(panel);
 

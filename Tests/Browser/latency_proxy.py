@@ -63,9 +63,13 @@ class LatencyProxy:
             await sender
 
     def close(self):
-        def stop():
+        async def stop():
             self.server.close()
+            tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             self.loop.stop()
 
-        self.loop.call_soon_threadsafe(stop)
+        asyncio.run_coroutine_threadsafe(stop(), self.loop)
         self.thread.join(5)

@@ -41,9 +41,12 @@ ADD_BUTTONS = """() => {
 def slow_counter(server, open_page, problems):
     proxy = LatencyProxy(server.port, DELAY)
     page = open_page(f"http://127.0.0.1:{proxy.port}/counter.html")
+    # Joined, not only painted: the first paint shows 0 before the socket's snapshot.
+    expect(page.locator(".demo-topic")).to_have_class(re.compile(r"\bsc-ready\b"), timeout=10_000)
     expect(page.locator("#count")).to_have_text("0", timeout=10_000)
     page.evaluate("async () => { window.statecastModule = await import('/statecast.js'); }")
     page.evaluate(ADD_BUTTONS)
+    expect(page.locator("#refused")).to_be_visible(timeout=5_000)
     page.evaluate(RECORD_COUNT)
     yield page
     proxy.close()

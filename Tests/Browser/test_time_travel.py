@@ -31,9 +31,10 @@ def test_the_panel_steps_scrubs_and_compares_a_topics_revisions(server, open_pag
     expect(caption).to_have_text(re.compile(rf'\({total - 1} of {total}\) · action \{{"increment":\{{\}}\}}$'))
     expect(state).to_contain_text("count: 3")
 
-    # Scrubbed to the start: the join's snapshot, with 0.
+    # Scrubbed to the start: the state the page began with (its join's snapshot, or the
+    # first paint when the page came with its state), with 0.
     revisions.get_by_label("Revision", exact=True).fill("0")
-    expect(caption).to_have_text(re.compile(rf"\(1 of {total}\) · snapshot$"))
+    expect(caption).to_have_text(re.compile(rf"\(1 of {total}\) · (snapshot|first paint)$"))
     expect(state).to_contain_text("count: 0")
     expect(revisions.get_by_role("button", name="Previous revision")).to_be_disabled()
 
@@ -45,6 +46,6 @@ def test_the_panel_steps_scrubs_and_compares_a_topics_revisions(server, open_pag
     # New revisions keep arriving while the panel shows an older one.
     page.locator("#increment").click(timeout=5_000)
     expect(page.locator("#count")).to_have_text("3", timeout=5_000)
-    expect(caption).to_have_text(re.compile(rf"\(1 of {total + 1}\) · snapshot$"))
+    expect(caption).to_have_text(re.compile(rf"\(1 of {total + 1}\) · (snapshot|first paint)$"))
     revisions.get_by_label("Revision", exact=True).fill(str(total))
     expect(caption).to_have_text(re.compile(rf'\({total + 1} of {total + 1}\) · action \{{"increment":\{{\}}\}}$'))

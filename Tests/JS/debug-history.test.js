@@ -84,3 +84,34 @@ test("the Swift test the panel exports is the one StatecastTesting writes from t
   assert.equal(rawLiteral('a"#b'), '##"a"#b"##');
   assert.equal(rawLiteral("a\\#(b)"), '##"a\\#(b)"##');
 });
+
+test("a topic whose state came with the page starts from the mirror when its first patch comes", () => {
+  const mirror = { counter: { rev: 7, state: { count: 3 } } };
+  const log = new RevisionLog(applyPatch, (name) => mirror[name]);
+  log.record(count(8, 4));
+  log.record(incoming({ op: "patch", topic: "unknown", rev: 2, ops: [] }));
+  assert.deepEqual(
+    log.revisions("counter").map((r) => [r.rev, r.cause, r.state]),
+    [
+      [7, "first paint", { count: 3 }],
+      [8, "server", { count: 4 }],
+    ],
+  );
+  assert.deepEqual(log.topics(), ["counter"]);
+  assert.equal(log.recording("counter").initialView, '{"count":4}', "no action yet: the latest view");
+});
+
+test("the session starts from the view the tab's first action met", () => {
+  const log = new RevisionLog(applyPatch);
+  log.record(incoming({ op: "snapshot", topic: "counter", rev: 1, state: { count: 0, loading: true } }));
+  log.record(incoming({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/loading", value: false }] }));
+  log.record(outgoing({ op: "action", ref: 1, topic: "counter", action: { increment: {} } }));
+  log.record(count(3, 1));
+  log.record(incoming({ op: "reply", ref: 1, status: "ok" }));
+  log.record(incoming({ op: "patch", topic: "counter", rev: 4, ops: [{ op: "replace", path: "/loading", value: true }] }));
+  assert.deepEqual(log.recording("counter"), {
+    topic: "counter",
+    initialView: '{"count":0,"loading":false}',
+    steps: [{ action: '{"increment":{}}', view: '{"count":1,"loading":false}' }],
+  });
+});
