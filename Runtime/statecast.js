@@ -647,6 +647,296 @@ if (last === "__proto__") return;
 node[last] = value;
 }
 
+// ---- statecast/patch.js ----
+
+class PatchError extends Error {
+constructor(message, index, operation) {
+super(`operation ${index}: ${message}`);
+this.name = "PatchError";
+this.index = index;
+this.operation = operation;
+}
+}
+function applyPatch(document, operations) {
+if (!Array.isArray(operations)) throw new PatchError("a patch must be an array", -1, operations);
+const draft = new Draft(document);
+const changed = [];
+for (let i = 0; i < operations.length; i++) {
+const operation = operations[i];
+try {
+draft.apply(operation, changed);
+} catch (error) {
+if (error instanceof PatchError) throw error;
+if (error instanceof PointerError || error instanceof OperationError) {
+throw new PatchError(error.message, i, operation);
+}
+throw error;
+}
+}
+return { document: draft.root, changed };
+}
+function deepEqual(a, b) {
+if (a === b) return true;
+if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+const aIsArray = Array.isArray(a);
+if (aIsArray !== Array.isArray(b)) return false;
+if (aIsArray) {
+const left = (a);
+const right = (b);
+if (left.length !== right.length) return false;
+for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
+return true;
+}
+const left = (a);
+const right = (b);
+const keys = Object.keys(left);
+if (keys.length !== Object.keys(right).length) return false;
+for (const key of keys) {
+if (!hasMember(right, key) || !deepEqual(left[key], right[key])) return false;
+}
+return true;
+}
+function cloneJSON(value) {
+if (value === null || typeof value !== "object") return value;
+if (Array.isArray(value)) return value.map(cloneJSON);
+const out = {};
+for (const key of Object.keys(value)) setMember(out, key, cloneJSON( (value)[key]));
+return out;
+}
+class OperationError extends Error {}
+function setMember(object, key, value) {
+if (key === "__proto__") {
+Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+} else {
+object[key] = value;
+}
+}
+class Draft {
+constructor(root) {
+this.root = root;
+this.owned = new WeakSet();
+}
+apply(operation, changed) {
+if (operation === null || typeof operation !== "object" || Array.isArray(operation)) {
+throw new OperationError("an operation must be an object");
+}
+const op = (operation);
+if (typeof op.path !== "string") throw new OperationError(`"path" must be a string`);
+const path = parsePointer(op.path);
+switch (op.op) {
+case "add":
+changed.push(this.add(path, requireValue(op), op.path));
+return;
+case "remove":
+changed.push(this.remove(path, op.path).pointer);
+return;
+case "replace":
+changed.push(this.replace(path, requireValue(op), op.path));
+return;
+case "move": {
+const fromText = requireFrom(op);
+const from = parsePointer(fromText);
+if (from.length < path.length && from.every((token, i) => token === path[i])) {
+throw new OperationError(`cannot move "${fromText}" into its own child "${op.path}"`);
+}
+if (from.length === path.length && from.every((token, i) => token === path[i])) {
+this.read(from, fromText);
+return;
+}
+const removed = this.remove(from, fromText);
+changed.push(removed.pointer);
+changed.push(this.add(path, removed.value, op.path));
+return;
+}
+case "copy": {
+const fromText = requireFrom(op);
+const value = this.read(parsePointer(fromText), fromText);
+changed.push(this.add(path, cloneJSON(value), op.path));
+return;
+}
+case "test": {
+const value = this.read(path, op.path);
+if (!deepEqual(value, requireValue(op))) throw new OperationError(`test failed at "${op.path}"`);
+return;
+}
+default:
+throw new OperationError(`unknown op ${JSON.stringify(op.op)}`);
+}
+}
+read(path, text) {
+let node = this.root;
+for (const token of path) {
+if (Array.isArray(node)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= node.length) throw new OperationError(`no element at "${text}"`);
+node = node[index];
+} else if (node !== null && typeof node === "object") {
+if (!hasMember(node, token)) throw new OperationError(`no member at "${text}"`);
+node = (node)[token];
+} else {
+throw new OperationError(`"${text}" goes through a scalar`);
+}
+}
+return node;
+}
+parentFor(path, text) {
+if (!this.isOwned(this.root)) this.root = this.own(this.root, text);
+let node = (this.root);
+for (let i = 0; i < path.length - 1; i++) {
+const token = path[i];
+let key;
+if (Array.isArray(node)) {
+key = arrayIndex(token);
+if (key < 0 || key >= node.length) throw new OperationError(`no element at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
+} else {
+if (!hasMember(node, token)) throw new OperationError(`no member at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
+key = token;
+}
+let child = node[key];
+if (!this.isOwned(child)) {
+child = this.own(child, text);
+if (typeof key === "number") node[key] = child;
+else setMember(node, key, child);
+}
+node = child;
+}
+return node;
+}
+isOwned(value) {
+return value !== null && typeof value === "object" && this.owned.has(value);
+}
+own(value, text) {
+if (value === null || typeof value !== "object") throw new OperationError(`"${text}" goes through a scalar`);
+const copy = Array.isArray(value) ? value.slice() : { ...value };
+this.owned.add(copy);
+return copy;
+}
+add(path, value, text) {
+if (path.length === 0) {
+this.root = value;
+return "";
+}
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = token === "-" ? parent.length : arrayIndex(token);
+if (index < 0 || index > parent.length) throw new OperationError(`index out of range at "${text}"`);
+if (index === parent.length) {
+parent.push(value);
+return formatPointer(path.slice(0, -1).concat(String(index)));
+}
+parent.splice(index, 0, value);
+return formatPointer(path.slice(0, -1));
+}
+setMember(parent, token, value);
+return text;
+}
+remove(path, text) {
+if (path.length === 0) throw new OperationError("cannot remove the whole document");
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
+const [value] = parent.splice(index, 1);
+return { value, pointer: formatPointer(path.slice(0, -1)) };
+}
+if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
+const value = parent[token];
+delete parent[token];
+return { value, pointer: text };
+}
+replace(path, value, text) {
+if (path.length === 0) {
+this.root = value;
+return "";
+}
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
+parent[index] = value;
+} else {
+if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
+setMember(parent, token, value);
+}
+return text;
+}
+}
+function requireValue(op) {
+if (!hasMember(op, "value")) throw new OperationError(`"${op.op}" needs a "value"`);
+return op.value;
+}
+function requireFrom(op) {
+if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
+return op.from;
+}
+
+// ---- statecast/prediction.js ----
+
+const STEP = /^\s*(\/\S*|)\s*(\+=|-=|=)\s*(.+?)\s*$/s;
+function parsePrediction(source) {
+return source
+.split(";")
+.filter((part) => part.trim() !== "")
+.map((part) => {
+const match = STEP.exec(part);
+if (!match) throw new Error(`"${part.trim()}" is not POINTER += NUMBER, POINTER -= NUMBER or POINTER = JSON`);
+const [, pointer, op, text] = match;
+parsePointer(pointer);
+const value = JSON.parse(text);
+if (op !== "=" && typeof value !== "number") throw new Error(`"${part.trim()}": ${op} takes a number`);
+return { pointer, op: (op), value };
+});
+}
+class Predictions {
+#pending = new Map();
+#next = 0;
+get size() {
+return this.#pending.size;
+}
+add(steps) {
+const id = ++this.#next;
+this.#pending.set(id, steps);
+return id;
+}
+remove(id) {
+const steps = this.#pending.get(id);
+this.#pending.delete(id);
+return steps ? steps.map((step) => step.pointer) : [];
+}
+reconcile(changed) {
+const ended = [];
+for (const [id, steps] of this.#pending) {
+if (steps.some((step) => changed.some((pointer) => touches(step.pointer, pointer)))) ended.push(...this.remove(id));
+}
+return ended;
+}
+clear() {
+const ended = [...this.#pending.keys()].flatMap((id) => this.remove(id));
+return ended;
+}
+view(state) {
+let shown = state;
+for (const steps of this.#pending.values()) {
+try {
+const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+shown = applyPatch(shown, operations).document;
+} catch (error) {
+if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
+}
+}
+return shown;
+}
+}
+function predicted(state, step) {
+if (step.op === "=") return step.value;
+const current = lookup(state, parsePointer(step.pointer));
+if (typeof current !== "number") throw new TypeError(`${step.pointer} is not a number`);
+return step.op === "+=" ? current + Number(step.value) : current - Number(step.value);
+}
+
 // ---- statecast/bindings/event-binding.js ----
 
 const WINDOW_EVENTS = new Set(["popstate", "hashchange"]);
@@ -662,6 +952,7 @@ this.region = region;
 this.context = context;
 const debounce = Number(element.getAttribute("data-sc-debounce"));
 this.debounce = Number.isFinite(debounce) && debounce > 0 ? debounce : 0;
+this.prediction = readPrediction(element);
 const target = WINDOW_EVENTS.has(eventName) ? context.env.window : element;
 const listener = (event) => this.handle(event);
 target.addEventListener(eventName, listener);
@@ -721,7 +1012,7 @@ return;
 const state = elementState(element);
 const version = state.version;
 this.setLoading(state, 1);
-topic.send(action).then(
+topic.send(action, this.prediction).then(
 (reply) => {
 this.setLoading(state, -1);
 if (element.classList.contains("sc-error")) element.classList.remove("sc-error");
@@ -763,6 +1054,16 @@ if (this.element.classList.contains("sc-loading") === busy) return;
 this.element.classList.toggle("sc-loading", busy);
 if (busy) this.element.setAttribute("aria-busy", "true");
 else this.element.removeAttribute("aria-busy");
+}
+}
+function readPrediction(element) {
+const source = element.getAttribute?.("data-sc-predict");
+if (source === null || source === undefined) return undefined;
+try {
+return parsePrediction(source);
+} catch (error) {
+console.error(`statecast: data-sc-predict="${source}": ${ (error).message}`, element);
+return undefined;
 }
 }
 
@@ -1425,6 +1726,7 @@ const KNOWN = new Set([
 "data-sc-render",
 "data-sc-location",
 "data-sc-debounce",
+"data-sc-predict",
 "data-sc-reset",
 "data-sc-cloak",
 "data-sc-error",
@@ -2026,232 +2328,6 @@ return { session: typeof reply.session === "string" ? reply.session : fresh, res
 }
 }
 
-// ---- statecast/patch.js ----
-
-class PatchError extends Error {
-constructor(message, index, operation) {
-super(`operation ${index}: ${message}`);
-this.name = "PatchError";
-this.index = index;
-this.operation = operation;
-}
-}
-function applyPatch(document, operations) {
-if (!Array.isArray(operations)) throw new PatchError("a patch must be an array", -1, operations);
-const draft = new Draft(document);
-const changed = [];
-for (let i = 0; i < operations.length; i++) {
-const operation = operations[i];
-try {
-draft.apply(operation, changed);
-} catch (error) {
-if (error instanceof PatchError) throw error;
-if (error instanceof PointerError || error instanceof OperationError) {
-throw new PatchError(error.message, i, operation);
-}
-throw error;
-}
-}
-return { document: draft.root, changed };
-}
-function deepEqual(a, b) {
-if (a === b) return true;
-if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-const aIsArray = Array.isArray(a);
-if (aIsArray !== Array.isArray(b)) return false;
-if (aIsArray) {
-const left = (a);
-const right = (b);
-if (left.length !== right.length) return false;
-for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
-return true;
-}
-const left = (a);
-const right = (b);
-const keys = Object.keys(left);
-if (keys.length !== Object.keys(right).length) return false;
-for (const key of keys) {
-if (!hasMember(right, key) || !deepEqual(left[key], right[key])) return false;
-}
-return true;
-}
-function cloneJSON(value) {
-if (value === null || typeof value !== "object") return value;
-if (Array.isArray(value)) return value.map(cloneJSON);
-const out = {};
-for (const key of Object.keys(value)) setMember(out, key, cloneJSON( (value)[key]));
-return out;
-}
-class OperationError extends Error {}
-function setMember(object, key, value) {
-if (key === "__proto__") {
-Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-} else {
-object[key] = value;
-}
-}
-class Draft {
-constructor(root) {
-this.root = root;
-this.owned = new WeakSet();
-}
-apply(operation, changed) {
-if (operation === null || typeof operation !== "object" || Array.isArray(operation)) {
-throw new OperationError("an operation must be an object");
-}
-const op = (operation);
-if (typeof op.path !== "string") throw new OperationError(`"path" must be a string`);
-const path = parsePointer(op.path);
-switch (op.op) {
-case "add":
-changed.push(this.add(path, requireValue(op), op.path));
-return;
-case "remove":
-changed.push(this.remove(path, op.path).pointer);
-return;
-case "replace":
-changed.push(this.replace(path, requireValue(op), op.path));
-return;
-case "move": {
-const fromText = requireFrom(op);
-const from = parsePointer(fromText);
-if (from.length < path.length && from.every((token, i) => token === path[i])) {
-throw new OperationError(`cannot move "${fromText}" into its own child "${op.path}"`);
-}
-if (from.length === path.length && from.every((token, i) => token === path[i])) {
-this.read(from, fromText);
-return;
-}
-const removed = this.remove(from, fromText);
-changed.push(removed.pointer);
-changed.push(this.add(path, removed.value, op.path));
-return;
-}
-case "copy": {
-const fromText = requireFrom(op);
-const value = this.read(parsePointer(fromText), fromText);
-changed.push(this.add(path, cloneJSON(value), op.path));
-return;
-}
-case "test": {
-const value = this.read(path, op.path);
-if (!deepEqual(value, requireValue(op))) throw new OperationError(`test failed at "${op.path}"`);
-return;
-}
-default:
-throw new OperationError(`unknown op ${JSON.stringify(op.op)}`);
-}
-}
-read(path, text) {
-let node = this.root;
-for (const token of path) {
-if (Array.isArray(node)) {
-const index = arrayIndex(token);
-if (index < 0 || index >= node.length) throw new OperationError(`no element at "${text}"`);
-node = node[index];
-} else if (node !== null && typeof node === "object") {
-if (!hasMember(node, token)) throw new OperationError(`no member at "${text}"`);
-node = (node)[token];
-} else {
-throw new OperationError(`"${text}" goes through a scalar`);
-}
-}
-return node;
-}
-parentFor(path, text) {
-if (!this.isOwned(this.root)) this.root = this.own(this.root, text);
-let node = (this.root);
-for (let i = 0; i < path.length - 1; i++) {
-const token = path[i];
-let key;
-if (Array.isArray(node)) {
-key = arrayIndex(token);
-if (key < 0 || key >= node.length) throw new OperationError(`no element at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
-} else {
-if (!hasMember(node, token)) throw new OperationError(`no member at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
-key = token;
-}
-let child = node[key];
-if (!this.isOwned(child)) {
-child = this.own(child, text);
-if (typeof key === "number") node[key] = child;
-else setMember(node, key, child);
-}
-node = child;
-}
-return node;
-}
-isOwned(value) {
-return value !== null && typeof value === "object" && this.owned.has(value);
-}
-own(value, text) {
-if (value === null || typeof value !== "object") throw new OperationError(`"${text}" goes through a scalar`);
-const copy = Array.isArray(value) ? value.slice() : { ...value };
-this.owned.add(copy);
-return copy;
-}
-add(path, value, text) {
-if (path.length === 0) {
-this.root = value;
-return "";
-}
-const parent = this.parentFor(path, text);
-const token = path[path.length - 1];
-if (Array.isArray(parent)) {
-const index = token === "-" ? parent.length : arrayIndex(token);
-if (index < 0 || index > parent.length) throw new OperationError(`index out of range at "${text}"`);
-if (index === parent.length) {
-parent.push(value);
-return formatPointer(path.slice(0, -1).concat(String(index)));
-}
-parent.splice(index, 0, value);
-return formatPointer(path.slice(0, -1));
-}
-setMember(parent, token, value);
-return text;
-}
-remove(path, text) {
-if (path.length === 0) throw new OperationError("cannot remove the whole document");
-const parent = this.parentFor(path, text);
-const token = path[path.length - 1];
-if (Array.isArray(parent)) {
-const index = arrayIndex(token);
-if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
-const [value] = parent.splice(index, 1);
-return { value, pointer: formatPointer(path.slice(0, -1)) };
-}
-if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
-const value = parent[token];
-delete parent[token];
-return { value, pointer: text };
-}
-replace(path, value, text) {
-if (path.length === 0) {
-this.root = value;
-return "";
-}
-const parent = this.parentFor(path, text);
-const token = path[path.length - 1];
-if (Array.isArray(parent)) {
-const index = arrayIndex(token);
-if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
-parent[index] = value;
-} else {
-if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
-setMember(parent, token, value);
-}
-return text;
-}
-}
-function requireValue(op) {
-if (!hasMember(op, "value")) throw new OperationError(`"${op.op}" needs a "value"`);
-return op.value;
-}
-function requireFrom(op) {
-if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
-return op.from;
-}
-
 // ---- statecast/early-joins.js ----
 
 class EarlyJoins {
@@ -2402,6 +2478,7 @@ class Topic extends Emitter {
 #waiting = [];
 #sent = 0;
 #subscribers = new Set();
+#predictions = new Predictions();
 #settleReady;
 constructor(name, params, port) {
 super();
@@ -2451,17 +2528,26 @@ return () => {
 this.#subscribers.delete(subscriber);
 };
 }
-send(action) {
+send(action, prediction) {
 if (!this.active) {
 const reason = this.#status === "failed" && this.#error ? `: ${this.#error.message}` : "";
 return Promise.reject(
 new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reason}`, { topic: this.name, action }),
 );
 }
-return new Promise((resolve, reject) => {
+const sent = new Promise((resolve, reject) => {
 this.#waiting.push({ action, resolve, reject, order: this.#sent++ });
 this.flush();
 });
+if (!prediction?.length || this.#state === undefined) return sent;
+const id = this.#predictions.add(prediction);
+this.#notify(prediction.map((step) => step.pointer));
+const settle = () => {
+const ended = this.#predictions.remove(id);
+if (ended.length > 0) this.#notify(ended);
+};
+sent.then(settle, settle);
+return sent;
 }
 rejoin(params) {
 if (params !== undefined) this.#params = params;
@@ -2532,6 +2618,7 @@ this.emit("status", { status, error });
 this.#rev = rev;
 this.#state = state;
 this.#resyncing = false;
+this.#predictions.clear();
 this.#notify([""]);
 }
 #applyPatch(message) {
@@ -2552,7 +2639,8 @@ return;
 }
 this.#rev = message.rev;
 this.#state = result.document;
-this.#notify(result.changed);
+const ended = this.#predictions.size > 0 ? this.#predictions.reconcile(result.changed) : [];
+this.#notify(ended.length > 0 ? [...result.changed, ...ended] : result.changed);
 }
 #resync(reason) {
 if (this.#resyncing) return;
@@ -2607,7 +2695,7 @@ for (const subscriber of [...this.#subscribers]) this.#call(subscriber, changed)
 }
 #call(subscriber, changed) {
 try {
-subscriber(this.#state, changed);
+subscriber(this.#predictions.size > 0 ? this.#predictions.view(this.#state) : this.#state, changed);
 } catch (error) {
 console.error(`statecast: a subscriber of "${this.name}" threw`, error);
 }
@@ -3612,7 +3700,7 @@ if (debug) {
 import("./statecast/debug.js")
 .then(({ installDebugPanel }) => {
 stopBacklog();
-installDebugPanel(client, document, { backlog, requestFrame: (fn) => requestAnimationFrame(fn) });
+installDebugPanel(client, document, { backlog, applyPatch, requestFrame: (fn) => requestAnimationFrame(fn) });
 })
 .catch((error) => console.error("statecast: cannot load the debug panel", error));
 }

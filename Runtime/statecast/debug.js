@@ -5,9 +5,12 @@
  * snapshots and patches with their revisions and sizes) and each topic's current state
  * as a collapsible tree, which is what one needs to see why a page shows what it shows.
  * Loaded on demand, so pages without `?debug` never download it. Everything is written
- * with `textContent`.
+ * with `textContent`. Given the runtime's `applyPatch`, it also keeps each topic's
+ * revisions for time travel (`debug-history.js`).
  * @module
  */
+
+import { RevisionLog, revisionView } from "./debug-history.js";
 
 const MAX_ENTRIES = 300;
 const MAX_CHILDREN = 200;
@@ -15,8 +18,9 @@ const MAX_CHILDREN = 200;
 /**
  * @param {import("./client.js").Client} client
  * @param {any} document
- * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[] }} [options]
- *   `requestFrame` schedules a state-tree refresh; `backlog` holds messages traced before the panel loaded
+ * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[], applyPatch?: (document: unknown, ops: any[]) => { document: unknown } }} [options]
+ *   `requestFrame` schedules a state-tree refresh; `backlog` holds messages traced before the panel loaded;
+ *   `applyPatch` (the runtime's) turns on the revisions section
  * @returns {{ element: any, close: () => void }}
  */
 export function installDebugPanel(client, document, options = {}) {
@@ -44,6 +48,12 @@ export function installDebugPanel(client, document, options = {}) {
   const stateHeading = make("h2", "sc-debug-heading", "State");
   const states = make("div", "sc-debug-states");
   body.append(logHeading, log, stateHeading, states);
+  const history = options.applyPatch
+    ? new RevisionLog(options.applyPatch, (name) => {
+        const topic = client.topics.get(name);
+        return topic && { rev: topic.rev, state: topic.state };
+      })
+    : null;
   panel.append(header, body);
   document.body.appendChild(panel);
 
@@ -60,6 +70,7 @@ export function installDebugPanel(client, document, options = {}) {
   /** @param {{ direction: "in" | "out", message: any, bytes: number }} entry */
   const addEntry = (entry) => {
     const { direction, message, bytes } = entry;
+    history?.record(entry);
     const item = make("li", `sc-debug-entry sc-debug-${direction}`);
     if (message.op === "reply" && message.status === "error") item.classList.add("sc-debug-failed");
     const line = make("div", "sc-debug-line");
@@ -88,6 +99,7 @@ export function installDebugPanel(client, document, options = {}) {
     requestFrame(() => {
       refreshQueued = false;
       renderStates();
+      revisions?.refresh();
     });
   };
 
@@ -160,6 +172,9 @@ export function installDebugPanel(client, document, options = {}) {
     const collapsed = panel.classList.toggle("sc-debug-collapsed");
     toggle.textContent = collapsed ? "Show" : "Hide";
   });
+
+  const revisions = history ? revisionView(document, history, tree) : null;
+  if (revisions) body.append(make("h2", "sc-debug-heading", "Revisions"), revisions.element);
 
   for (const entry of options.backlog ?? []) addEntry(entry);
   client.tracing = true;

@@ -24,6 +24,7 @@ import { readRenderedPage } from "./rendered-page.js";
 import { installForms } from "./forms.js";
 import { installUploadBindings } from "./upload-binding.js";
 import { Uploads } from "./uploads.js";
+import { applyPatch } from "./patch.js";
 
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
@@ -209,7 +210,7 @@ if (inBrowser) {
       import("./debug.js")
         .then(({ installDebugPanel }) => {
           stopBacklog();
-          installDebugPanel(client, document, { backlog, requestFrame: (fn) => requestAnimationFrame(fn) });
+          installDebugPanel(client, document, { backlog, applyPatch, requestFrame: (fn) => requestAnimationFrame(fn) });
         })
         .catch((error) => console.error("statecast: cannot load the debug panel", error));
     }

@@ -23,6 +23,7 @@ import { MAX_ATTEMPTS, newActionKey, unavailableRetryDelay } from "./action-retr
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
 import { PatchError, applyPatch } from "./patch.js";
+import { Predictions } from "./prediction.js";
 
 /**
  * @typedef {"joining" | "joined" | "failed" | "closed" | "left"} TopicStatus
@@ -105,6 +106,8 @@ export class Topic extends Emitter {
   #sent = 0;
   /** @type {Set<Subscriber>} */
   #subscribers = new Set();
+  /** What actions in flight are expected to change; subscribers see it on top of the mirror. */
+  #predictions = new Predictions();
   /** @type {{ resolve: (topic: Topic) => void, reject: (error: Error) => void }} */
   #settleReady;
 
@@ -202,19 +205,30 @@ export class Topic extends Emitter {
    * same idempotency key (see `action-retry.js`), so it is applied once; after
    * `MAX_ATTEMPTS` sendings it rejects with the last error.
    * @param {unknown} action the Codable form of the client action, e.g. `{ increment: {} }`
+   * @param {import("./prediction.js").PredictionStep[]} [prediction] the change the action is
+   *   expected to make, shown until the server answers (see `prediction.js`)
    * @returns {Promise<any>}
    */
-  send(action) {
+  send(action, prediction) {
     if (!this.active) {
       const reason = this.#status === "failed" && this.#error ? `: ${this.#error.message}` : "";
       return Promise.reject(
         new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reason}`, { topic: this.name, action }),
       );
     }
-    return new Promise((resolve, reject) => {
+    const sent = new Promise((resolve, reject) => {
       this.#waiting.push({ action, resolve, reject, order: this.#sent++ });
       this.flush();
     });
+    if (!prediction?.length || this.#state === undefined) return sent;
+    const id = this.#predictions.add(prediction);
+    this.#notify(prediction.map((step) => step.pointer));
+    const settle = () => {
+      const ended = this.#predictions.remove(id);
+      if (ended.length > 0) this.#notify(ended);
+    };
+    sent.then(settle, settle);
+    return sent;
   }
 
   /**
@@ -336,6 +350,7 @@ export class Topic extends Emitter {
     this.#rev = rev;
     this.#state = state;
     this.#resyncing = false;
+    this.#predictions.clear();
     this.#notify([""]);
   }
 
@@ -364,7 +379,8 @@ export class Topic extends Emitter {
     }
     this.#rev = message.rev;
     this.#state = result.document;
-    this.#notify(result.changed);
+    const ended = this.#predictions.size > 0 ? this.#predictions.reconcile(result.changed) : [];
+    this.#notify(ended.length > 0 ? [...result.changed, ...ended] : result.changed);
   }
 
   /**
@@ -456,7 +472,7 @@ export class Topic extends Emitter {
    */
   #call(subscriber, changed) {
     try {
-      subscriber(this.#state, changed);
+      subscriber(this.#predictions.size > 0 ? this.#predictions.view(this.#state) : this.#state, changed);
     } catch (error) {
       console.error(`statecast: a subscriber of "${this.name}" threw`, error);
     }

@@ -24,7 +24,8 @@ struct StatecastDemo: AsyncParsableCommand {
       on the command line wins over the environment. Prints "listening on URL" once \
       connections are accepted and "stopped" after a graceful shutdown (SIGTERM or \
       SIGINT); logs go to standard error.
-      """
+      """,
+    subcommands: [ExportTestCommand.self]
   )
 
   @OptionGroup(title: "Server") var server: ServerOptions

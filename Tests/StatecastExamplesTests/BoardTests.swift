@@ -148,17 +148,20 @@ struct BoardTests {
     let view = Board.viewState(state, for: ada)
     let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(view)) as? [String: Any]
     #expect(
-      Set(object?.keys.map { $0 } ?? []) == ["items", "myDraft", "canAdd", "isFull", "doneCount", "me"])
+      Set(object?.keys.map { $0 } ?? []) == [
+        "items", "myDraft", "canAdd", "isFull", "doneCount", "me", "canUndo", "canRedo", "undoNotice",
+      ])
     #expect(
       try json(view)
-        == #"{"canAdd":true,"doneCount":1,"isFull":false,"items":[{"authorName":"Ada","done":true,"#
+        == #"{"canAdd":true,"canRedo":false,"canUndo":false,"doneCount":1,"isFull":false,"#
+        + #""items":[{"authorName":"Ada","done":true,"#
         + #""editedByName":"Ben","id":"item-1","mine":true,"title":"Buy milk"}],"#
-        + #""me":{"id":"ada","name":"Ada"},"myDraft":"Call"}"#
+        + #""me":{"id":"ada","name":"Ada"},"myDraft":"Call","undoNotice":""}"#
     )
     let nobodys = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Board.viewState(state)))
     #expect(
       Set((nobodys as? [String: Any])?.keys.map { $0 } ?? []) == [
-        "items", "myDraft", "canAdd", "isFull", "doneCount",
+        "items", "myDraft", "canAdd", "isFull", "doneCount", "canUndo", "canRedo", "undoNotice",
       ])
   }
 

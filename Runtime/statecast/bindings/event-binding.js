@@ -12,6 +12,7 @@
  * `statecast:error` event (`statecast:reply` on success). Forms never submit the page;
  * links are followed by the runtime only for plain left clicks (a middle or
  * modifier click still opens a new tab). `popstate` and `hashchange` listen on the window.
+ * `data-sc-predict` shows the action's expected change at once (see `prediction.js`).
  *
  * @example
  * <button data-sc-on-click="increment">+</button>
@@ -23,6 +24,7 @@
 import { fillTemplate } from "../action-template.js";
 import { elementState, markEdited, settleEdit } from "../internal/element-state.js";
 import { elementValue, formValues } from "../internal/form-values.js";
+import { parsePrediction } from "../prediction.js";
 
 const WINDOW_EVENTS = new Set(["popstate", "hashchange"]);
 
@@ -48,6 +50,7 @@ export class EventBinding {
     this.context = context;
     const debounce = Number(element.getAttribute("data-sc-debounce"));
     this.debounce = Number.isFinite(debounce) && debounce > 0 ? debounce : 0;
+    this.prediction = readPrediction(element);
     const target = WINDOW_EVENTS.has(eventName) ? context.env.window : element;
     /** @param {any} event */
     const listener = (event) => this.handle(event);
@@ -113,7 +116,7 @@ export class EventBinding {
     const state = elementState(element);
     const version = state.version;
     this.setLoading(state, 1);
-    topic.send(action).then(
+    topic.send(action, this.prediction).then(
       (reply) => {
         this.setLoading(state, -1);
         if (element.classList.contains("sc-error")) element.classList.remove("sc-error");
@@ -167,5 +170,22 @@ export class EventBinding {
     this.element.classList.toggle("sc-loading", busy);
     if (busy) this.element.setAttribute("aria-busy", "true");
     else this.element.removeAttribute("aria-busy");
+  }
+}
+
+/**
+ * The element's `data-sc-predict`, if it has a valid one (a bad one is reported and
+ * ignored: the action is still sent).
+ * @param {any} element
+ * @returns {import("../prediction.js").PredictionStep[] | undefined}
+ */
+function readPrediction(element) {
+  const source = element.getAttribute?.("data-sc-predict");
+  if (source === null || source === undefined) return undefined;
+  try {
+    return parsePrediction(source);
+  } catch (error) {
+    console.error(`statecast: data-sc-predict="${source}": ${/** @type {Error} */ (error).message}`, element);
+    return undefined;
   }
 }

@@ -60,6 +60,7 @@ const KNOWN = new Set([
   "data-sc-render",
   "data-sc-location",
   "data-sc-debounce",
+  "data-sc-predict",
   "data-sc-reset",
   "data-sc-cloak",
   "data-sc-error",

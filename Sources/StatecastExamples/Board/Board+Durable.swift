@@ -6,6 +6,6 @@ extension Board: DurableFeature {
   public static func makeStore(
     dependencies: Dependencies, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, Action> {
-    Store(initialState: state, reducer: reducer(dependencies: dependencies), commit: commit)
+    Store(initialState: state, reducer: undoableReducer(dependencies: dependencies), commit: commit)
   }
 }

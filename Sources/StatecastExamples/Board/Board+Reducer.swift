@@ -50,6 +50,13 @@ extension Board {
       case .client(_, .delete(let id)):
         guard let index = state.index(of: id) else { return .none }
         state.items.remove(at: index)
+
+      case .client(_, .undo), .client(_, .redo):
+        // Handled by `undoableReducer(dependencies:)`, around this one.
+        break
+
+      case .apply(_, let change):
+        apply(change, to: &state)
       }
       return .none
     }
@@ -57,7 +64,7 @@ extension Board {
 
   /// A store for one room, starting with an empty board.
   public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
-    Store(initialState: State(), reducer: reducer(dependencies: dependencies))
+    Store(initialState: State(), reducer: undoableReducer(dependencies: dependencies))
   }
 
   /// Moves the item at `from` to `to`, clamped to the list's positions.

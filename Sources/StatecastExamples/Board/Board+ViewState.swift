@@ -13,6 +13,12 @@ extension Board {
     public var doneCount: Int
     /// The viewer, as the board records authors; absent in the view for no viewer.
     public var me: Author?
+    /// Whether the viewer has a change of their own to undo.
+    public var canUndo: Bool
+    /// Whether the viewer has an undone change to redo.
+    public var canRedo: Bool
+    /// Why the viewer's last undo or redo did nothing; `""` otherwise.
+    public var undoNotice: String
   }
 
   /// One row of the list, keyed by the item's id.
@@ -58,7 +64,10 @@ extension Board {
       canAdd: !isFull && !title(from: draft).isEmpty,
       isFull: isFull,
       doneCount: state.items.count(where: \.done),
-      me: viewer.map(Author.init)
+      me: viewer.map(Author.init),
+      canUndo: viewer.map { state.history.canUndo($0.id) } ?? false,
+      canRedo: viewer.map { state.history.canRedo($0.id) } ?? false,
+      undoNotice: viewer.flatMap { state.history.notice(for: $0.id) } ?? ""
     )
   }
 }

@@ -49,7 +49,14 @@ public import Statecast
 /// `{"draftChanged":{"text":"Call the pl"}}`, `{"addDraft":{}}` (adds the sender's draft
 /// and clears it), `{"edit":{"id":"3f2a…","title":"Buy oat milk"}}`,
 /// `{"setDone":{"id":"3f2a…","done":true}}`, `{"move":{"id":"3f2a…","toIndex":0}}`,
-/// `{"moveBy":{"id":"3f2a…","offset":-1}}`, `{"delete":{"id":"3f2a…"}}`.
+/// `{"moveBy":{"id":"3f2a…","offset":-1}}`, `{"delete":{"id":"3f2a…"}}`, `{"undo":{}}`,
+/// `{"redo":{}}`.
+///
+/// ## Undo and redo
+/// Each member undoes their own changes (adds, edits, completions, moves, deletes; not
+/// drafts) and redoes what they undid, by the rules of ``UndoHistory``: a change someone
+/// else has touched since (the same item's same field, or the item itself) is skipped
+/// and the member is told who changed it.
 public enum Board: Feature {
   /// The longest title or draft kept, in UTF-16 code units.
   public static let maxTitleLength = 200
@@ -65,10 +72,24 @@ public enum Board: Feature {
     /// Each member's unsent draft, by ``Viewer/id``; a member without one has no entry.
     /// Private: only its own member's view shows it.
     public var drafts: [String: String]
+    /// What each member can undo and redo (see ``undoableReducer(dependencies:)``).
+    /// Server-only: a member's view shows only whether they can undo or redo.
+    public var history: UndoHistory<Change>
 
-    public init(items: [Item] = [], drafts: [String: String] = [:]) {
+    public init(
+      items: [Item] = [], drafts: [String: String] = [:], history: UndoHistory<Change> = UndoHistory()
+    ) {
       self.items = items
       self.drafts = drafts
+      self.history = history
+    }
+
+    /// Boards stored before undo existed have no history: they start with an empty one.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      items = try container.decode([Item].self, forKey: .items)
+      drafts = try container.decode([String: String].self, forKey: .drafts)
+      history = try container.decodeIfPresent(UndoHistory<Change>.self, forKey: .history) ?? UndoHistory()
     }
 
     /// The position of the item with `id`, if it is on the board.
@@ -115,6 +136,8 @@ public enum Board: Feature {
   /// Everything that can happen to a board: members' actions, each with its sender.
   public enum Action: Equatable, Sendable {
     case client(Viewer, ClientAction)
+    /// A step of a member's undo or redo; the server's own, a browser cannot send it.
+    case apply(Viewer, Change)
   }
 
   /// What a browser may send, decoded from e.g. `{"setDone":{"id":"3f2a…","done":true}}`.
@@ -132,6 +155,10 @@ public enum Board: Feature {
     /// Moves an item by `offset` positions from where it is (negative is up).
     case moveBy(id: String, offset: Int)
     case delete(id: String)
+    /// Takes back the sender's own last change that is still theirs to take back.
+    case undo
+    /// Makes again the change the sender's last undo took back.
+    case redo
   }
 }
 

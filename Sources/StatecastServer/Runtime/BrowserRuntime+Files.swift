@@ -658,6 +658,296 @@ if (last === "__proto__") return;
 node[last] = value;
 }
 
+// ---- statecast/patch.js ----
+
+class PatchError extends Error {
+constructor(message, index, operation) {
+super(`operation ${index}: ${message}`);
+this.name = "PatchError";
+this.index = index;
+this.operation = operation;
+}
+}
+function applyPatch(document, operations) {
+if (!Array.isArray(operations)) throw new PatchError("a patch must be an array", -1, operations);
+const draft = new Draft(document);
+const changed = [];
+for (let i = 0; i < operations.length; i++) {
+const operation = operations[i];
+try {
+draft.apply(operation, changed);
+} catch (error) {
+if (error instanceof PatchError) throw error;
+if (error instanceof PointerError || error instanceof OperationError) {
+throw new PatchError(error.message, i, operation);
+}
+throw error;
+}
+}
+return { document: draft.root, changed };
+}
+function deepEqual(a, b) {
+if (a === b) return true;
+if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+const aIsArray = Array.isArray(a);
+if (aIsArray !== Array.isArray(b)) return false;
+if (aIsArray) {
+const left = (a);
+const right = (b);
+if (left.length !== right.length) return false;
+for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
+return true;
+}
+const left = (a);
+const right = (b);
+const keys = Object.keys(left);
+if (keys.length !== Object.keys(right).length) return false;
+for (const key of keys) {
+if (!hasMember(right, key) || !deepEqual(left[key], right[key])) return false;
+}
+return true;
+}
+function cloneJSON(value) {
+if (value === null || typeof value !== "object") return value;
+if (Array.isArray(value)) return value.map(cloneJSON);
+const out = {};
+for (const key of Object.keys(value)) setMember(out, key, cloneJSON( (value)[key]));
+return out;
+}
+class OperationError extends Error {}
+function setMember(object, key, value) {
+if (key === "__proto__") {
+Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+} else {
+object[key] = value;
+}
+}
+class Draft {
+constructor(root) {
+this.root = root;
+this.owned = new WeakSet();
+}
+apply(operation, changed) {
+if (operation === null || typeof operation !== "object" || Array.isArray(operation)) {
+throw new OperationError("an operation must be an object");
+}
+const op = (operation);
+if (typeof op.path !== "string") throw new OperationError(`"path" must be a string`);
+const path = parsePointer(op.path);
+switch (op.op) {
+case "add":
+changed.push(this.add(path, requireValue(op), op.path));
+return;
+case "remove":
+changed.push(this.remove(path, op.path).pointer);
+return;
+case "replace":
+changed.push(this.replace(path, requireValue(op), op.path));
+return;
+case "move": {
+const fromText = requireFrom(op);
+const from = parsePointer(fromText);
+if (from.length < path.length && from.every((token, i) => token === path[i])) {
+throw new OperationError(`cannot move "${fromText}" into its own child "${op.path}"`);
+}
+if (from.length === path.length && from.every((token, i) => token === path[i])) {
+this.read(from, fromText);
+return;
+}
+const removed = this.remove(from, fromText);
+changed.push(removed.pointer);
+changed.push(this.add(path, removed.value, op.path));
+return;
+}
+case "copy": {
+const fromText = requireFrom(op);
+const value = this.read(parsePointer(fromText), fromText);
+changed.push(this.add(path, cloneJSON(value), op.path));
+return;
+}
+case "test": {
+const value = this.read(path, op.path);
+if (!deepEqual(value, requireValue(op))) throw new OperationError(`test failed at "${op.path}"`);
+return;
+}
+default:
+throw new OperationError(`unknown op ${JSON.stringify(op.op)}`);
+}
+}
+read(path, text) {
+let node = this.root;
+for (const token of path) {
+if (Array.isArray(node)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= node.length) throw new OperationError(`no element at "${text}"`);
+node = node[index];
+} else if (node !== null && typeof node === "object") {
+if (!hasMember(node, token)) throw new OperationError(`no member at "${text}"`);
+node = (node)[token];
+} else {
+throw new OperationError(`"${text}" goes through a scalar`);
+}
+}
+return node;
+}
+parentFor(path, text) {
+if (!this.isOwned(this.root)) this.root = this.own(this.root, text);
+let node = (this.root);
+for (let i = 0; i < path.length - 1; i++) {
+const token = path[i];
+let key;
+if (Array.isArray(node)) {
+key = arrayIndex(token);
+if (key < 0 || key >= node.length) throw new OperationError(`no element at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
+} else {
+if (!hasMember(node, token)) throw new OperationError(`no member at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
+key = token;
+}
+let child = node[key];
+if (!this.isOwned(child)) {
+child = this.own(child, text);
+if (typeof key === "number") node[key] = child;
+else setMember(node, key, child);
+}
+node = child;
+}
+return node;
+}
+isOwned(value) {
+return value !== null && typeof value === "object" && this.owned.has(value);
+}
+own(value, text) {
+if (value === null || typeof value !== "object") throw new OperationError(`"${text}" goes through a scalar`);
+const copy = Array.isArray(value) ? value.slice() : { ...value };
+this.owned.add(copy);
+return copy;
+}
+add(path, value, text) {
+if (path.length === 0) {
+this.root = value;
+return "";
+}
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = token === "-" ? parent.length : arrayIndex(token);
+if (index < 0 || index > parent.length) throw new OperationError(`index out of range at "${text}"`);
+if (index === parent.length) {
+parent.push(value);
+return formatPointer(path.slice(0, -1).concat(String(index)));
+}
+parent.splice(index, 0, value);
+return formatPointer(path.slice(0, -1));
+}
+setMember(parent, token, value);
+return text;
+}
+remove(path, text) {
+if (path.length === 0) throw new OperationError("cannot remove the whole document");
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
+const [value] = parent.splice(index, 1);
+return { value, pointer: formatPointer(path.slice(0, -1)) };
+}
+if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
+const value = parent[token];
+delete parent[token];
+return { value, pointer: text };
+}
+replace(path, value, text) {
+if (path.length === 0) {
+this.root = value;
+return "";
+}
+const parent = this.parentFor(path, text);
+const token = path[path.length - 1];
+if (Array.isArray(parent)) {
+const index = arrayIndex(token);
+if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
+parent[index] = value;
+} else {
+if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
+setMember(parent, token, value);
+}
+return text;
+}
+}
+function requireValue(op) {
+if (!hasMember(op, "value")) throw new OperationError(`"${op.op}" needs a "value"`);
+return op.value;
+}
+function requireFrom(op) {
+if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
+return op.from;
+}
+
+// ---- statecast/prediction.js ----
+
+const STEP = /^\s*(\/\S*|)\s*(\+=|-=|=)\s*(.+?)\s*$/s;
+function parsePrediction(source) {
+return source
+.split(";")
+.filter((part) => part.trim() !== "")
+.map((part) => {
+const match = STEP.exec(part);
+if (!match) throw new Error(`"${part.trim()}" is not POINTER += NUMBER, POINTER -= NUMBER or POINTER = JSON`);
+const [, pointer, op, text] = match;
+parsePointer(pointer);
+const value = JSON.parse(text);
+if (op !== "=" && typeof value !== "number") throw new Error(`"${part.trim()}": ${op} takes a number`);
+return { pointer, op: (op), value };
+});
+}
+class Predictions {
+#pending = new Map();
+#next = 0;
+get size() {
+return this.#pending.size;
+}
+add(steps) {
+const id = ++this.#next;
+this.#pending.set(id, steps);
+return id;
+}
+remove(id) {
+const steps = this.#pending.get(id);
+this.#pending.delete(id);
+return steps ? steps.map((step) => step.pointer) : [];
+}
+reconcile(changed) {
+const ended = [];
+for (const [id, steps] of this.#pending) {
+if (steps.some((step) => changed.some((pointer) => touches(step.pointer, pointer)))) ended.push(...this.remove(id));
+}
+return ended;
+}
+clear() {
+const ended = [...this.#pending.keys()].flatMap((id) => this.remove(id));
+return ended;
+}
+view(state) {
+let shown = state;
+for (const steps of this.#pending.values()) {
+try {
+const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+shown = applyPatch(shown, operations).document;
+} catch (error) {
+if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
+}
+}
+return shown;
+}
+}
+function predicted(state, step) {
+if (step.op === "=") return step.value;
+const current = lookup(state, parsePointer(step.pointer));
+if (typeof current !== "number") throw new TypeError(`${step.pointer} is not a number`);
+return step.op === "+=" ? current + Number(step.value) : current - Number(step.value);
+}
+
 // ---- statecast/bindings/event-binding.js ----
 
 const WINDOW_EVENTS = new Set(["popstate", "hashchange"]);
@@ -673,6 +963,7 @@ this.region = region;
 this.context = context;
 const debounce = Number(element.getAttribute("data-sc-debounce"));
 this.debounce = Number.isFinite(debounce) && debounce > 0 ? debounce : 0;
+this.prediction = readPrediction(element);
 const target = WINDOW_EVENTS.has(eventName) ? context.env.window : element;
 const listener = (event) => this.handle(event);
 target.addEventListener(eventName, listener);
@@ -732,7 +1023,7 @@ return;
 const state = elementState(element);
 const version = state.version;
 this.setLoading(state, 1);
-topic.send(action).then(
+topic.send(action, this.prediction).then(
 (reply) => {
 this.setLoading(state, -1);
 if (element.classList.contains("sc-error")) element.classList.remove("sc-error");
@@ -774,6 +1065,16 @@ if (this.element.classList.contains("sc-loading") === busy) return;
 this.element.classList.toggle("sc-loading", busy);
 if (busy) this.element.setAttribute("aria-busy", "true");
 else this.element.removeAttribute("aria-busy");
+}
+}
+function readPrediction(element) {
+const source = element.getAttribute?.("data-sc-predict");
+if (source === null || source === undefined) return undefined;
+try {
+return parsePrediction(source);
+} catch (error) {
+console.error(`statecast: data-sc-predict="${source}": ${ (error).message}`, element);
+return undefined;
 }
 }
 
@@ -1436,6 +1737,7 @@ const KNOWN = new Set([
 "data-sc-render",
 "data-sc-location",
 "data-sc-debounce",
+"data-sc-predict",
 "data-sc-reset",
 "data-sc-cloak",
 "data-sc-error",
@@ -2037,232 +2339,6 @@ return { session: typeof reply.session === "string" ? reply.session : fresh, res
 }
 }
 
-// ---- statecast/patch.js ----
-
-class PatchError extends Error {
-constructor(message, index, operation) {
-super(`operation ${index}: ${message}`);
-this.name = "PatchError";
-this.index = index;
-this.operation = operation;
-}
-}
-function applyPatch(document, operations) {
-if (!Array.isArray(operations)) throw new PatchError("a patch must be an array", -1, operations);
-const draft = new Draft(document);
-const changed = [];
-for (let i = 0; i < operations.length; i++) {
-const operation = operations[i];
-try {
-draft.apply(operation, changed);
-} catch (error) {
-if (error instanceof PatchError) throw error;
-if (error instanceof PointerError || error instanceof OperationError) {
-throw new PatchError(error.message, i, operation);
-}
-throw error;
-}
-}
-return { document: draft.root, changed };
-}
-function deepEqual(a, b) {
-if (a === b) return true;
-if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-const aIsArray = Array.isArray(a);
-if (aIsArray !== Array.isArray(b)) return false;
-if (aIsArray) {
-const left = (a);
-const right = (b);
-if (left.length !== right.length) return false;
-for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
-return true;
-}
-const left = (a);
-const right = (b);
-const keys = Object.keys(left);
-if (keys.length !== Object.keys(right).length) return false;
-for (const key of keys) {
-if (!hasMember(right, key) || !deepEqual(left[key], right[key])) return false;
-}
-return true;
-}
-function cloneJSON(value) {
-if (value === null || typeof value !== "object") return value;
-if (Array.isArray(value)) return value.map(cloneJSON);
-const out = {};
-for (const key of Object.keys(value)) setMember(out, key, cloneJSON( (value)[key]));
-return out;
-}
-class OperationError extends Error {}
-function setMember(object, key, value) {
-if (key === "__proto__") {
-Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-} else {
-object[key] = value;
-}
-}
-class Draft {
-constructor(root) {
-this.root = root;
-this.owned = new WeakSet();
-}
-apply(operation, changed) {
-if (operation === null || typeof operation !== "object" || Array.isArray(operation)) {
-throw new OperationError("an operation must be an object");
-}
-const op = (operation);
-if (typeof op.path !== "string") throw new OperationError(`"path" must be a string`);
-const path = parsePointer(op.path);
-switch (op.op) {
-case "add":
-changed.push(this.add(path, requireValue(op), op.path));
-return;
-case "remove":
-changed.push(this.remove(path, op.path).pointer);
-return;
-case "replace":
-changed.push(this.replace(path, requireValue(op), op.path));
-return;
-case "move": {
-const fromText = requireFrom(op);
-const from = parsePointer(fromText);
-if (from.length < path.length && from.every((token, i) => token === path[i])) {
-throw new OperationError(`cannot move "${fromText}" into its own child "${op.path}"`);
-}
-if (from.length === path.length && from.every((token, i) => token === path[i])) {
-this.read(from, fromText);
-return;
-}
-const removed = this.remove(from, fromText);
-changed.push(removed.pointer);
-changed.push(this.add(path, removed.value, op.path));
-return;
-}
-case "copy": {
-const fromText = requireFrom(op);
-const value = this.read(parsePointer(fromText), fromText);
-changed.push(this.add(path, cloneJSON(value), op.path));
-return;
-}
-case "test": {
-const value = this.read(path, op.path);
-if (!deepEqual(value, requireValue(op))) throw new OperationError(`test failed at "${op.path}"`);
-return;
-}
-default:
-throw new OperationError(`unknown op ${JSON.stringify(op.op)}`);
-}
-}
-read(path, text) {
-let node = this.root;
-for (const token of path) {
-if (Array.isArray(node)) {
-const index = arrayIndex(token);
-if (index < 0 || index >= node.length) throw new OperationError(`no element at "${text}"`);
-node = node[index];
-} else if (node !== null && typeof node === "object") {
-if (!hasMember(node, token)) throw new OperationError(`no member at "${text}"`);
-node = (node)[token];
-} else {
-throw new OperationError(`"${text}" goes through a scalar`);
-}
-}
-return node;
-}
-parentFor(path, text) {
-if (!this.isOwned(this.root)) this.root = this.own(this.root, text);
-let node = (this.root);
-for (let i = 0; i < path.length - 1; i++) {
-const token = path[i];
-let key;
-if (Array.isArray(node)) {
-key = arrayIndex(token);
-if (key < 0 || key >= node.length) throw new OperationError(`no element at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
-} else {
-if (!hasMember(node, token)) throw new OperationError(`no member at "${formatPointer(path.slice(0, i + 1))}" (in "${text}")`);
-key = token;
-}
-let child = node[key];
-if (!this.isOwned(child)) {
-child = this.own(child, text);
-if (typeof key === "number") node[key] = child;
-else setMember(node, key, child);
-}
-node = child;
-}
-return node;
-}
-isOwned(value) {
-return value !== null && typeof value === "object" && this.owned.has(value);
-}
-own(value, text) {
-if (value === null || typeof value !== "object") throw new OperationError(`"${text}" goes through a scalar`);
-const copy = Array.isArray(value) ? value.slice() : { ...value };
-this.owned.add(copy);
-return copy;
-}
-add(path, value, text) {
-if (path.length === 0) {
-this.root = value;
-return "";
-}
-const parent = this.parentFor(path, text);
-const token = path[path.length - 1];
-if (Array.isArray(parent)) {
-const index = token === "-" ? parent.length : arrayIndex(token);
-if (index < 0 || index > parent.length) throw new OperationError(`index out of range at "${text}"`);
-if (index === parent.length) {
-parent.push(value);
-return formatPointer(path.slice(0, -1).concat(String(index)));
-}
-parent.splice(index, 0, value);
-return formatPointer(path.slice(0, -1));
-}
-setMember(parent, token, value);
-return text;
-}
-remove(path, text) {
-if (path.length === 0) throw new OperationError("cannot remove the whole document");
-const parent = this.parentFor(path, text);
-const token = path[path.length - 1];
-if (Array.isArray(parent)) {
-const index = arrayIndex(token);
-if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
-const [value] = parent.splice(index, 1);
-return { value, pointer: formatPointer(path.slice(0, -1)) };
-}
-if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
-const value = parent[token];
-delete parent[token];
-return { value, pointer: text };
-}
-replace(path, value, text) {
-if (path.length === 0) {
-this.root = value;
-return "";
-}
-const parent = this.parentFor(path, text);
-const token = path[path.length - 1];
-if (Array.isArray(parent)) {
-const index = arrayIndex(token);
-if (index < 0 || index >= parent.length) throw new OperationError(`no element at "${text}"`);
-parent[index] = value;
-} else {
-if (!hasMember(parent, token)) throw new OperationError(`no member at "${text}"`);
-setMember(parent, token, value);
-}
-return text;
-}
-}
-function requireValue(op) {
-if (!hasMember(op, "value")) throw new OperationError(`"${op.op}" needs a "value"`);
-return op.value;
-}
-function requireFrom(op) {
-if (typeof op.from !== "string") throw new OperationError(`"${op.op}" needs a "from" string`);
-return op.from;
-}
-
 // ---- statecast/early-joins.js ----
 
 class EarlyJoins {
@@ -2413,6 +2489,7 @@ class Topic extends Emitter {
 #waiting = [];
 #sent = 0;
 #subscribers = new Set();
+#predictions = new Predictions();
 #settleReady;
 constructor(name, params, port) {
 super();
@@ -2462,17 +2539,26 @@ return () => {
 this.#subscribers.delete(subscriber);
 };
 }
-send(action) {
+send(action, prediction) {
 if (!this.active) {
 const reason = this.#status === "failed" && this.#error ? `: ${this.#error.message}` : "";
 return Promise.reject(
 new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reason}`, { topic: this.name, action }),
 );
 }
-return new Promise((resolve, reject) => {
+const sent = new Promise((resolve, reject) => {
 this.#waiting.push({ action, resolve, reject, order: this.#sent++ });
 this.flush();
 });
+if (!prediction?.length || this.#state === undefined) return sent;
+const id = this.#predictions.add(prediction);
+this.#notify(prediction.map((step) => step.pointer));
+const settle = () => {
+const ended = this.#predictions.remove(id);
+if (ended.length > 0) this.#notify(ended);
+};
+sent.then(settle, settle);
+return sent;
 }
 rejoin(params) {
 if (params !== undefined) this.#params = params;
@@ -2543,6 +2629,7 @@ this.emit("status", { status, error });
 this.#rev = rev;
 this.#state = state;
 this.#resyncing = false;
+this.#predictions.clear();
 this.#notify([""]);
 }
 #applyPatch(message) {
@@ -2563,7 +2650,8 @@ return;
 }
 this.#rev = message.rev;
 this.#state = result.document;
-this.#notify(result.changed);
+const ended = this.#predictions.size > 0 ? this.#predictions.reconcile(result.changed) : [];
+this.#notify(ended.length > 0 ? [...result.changed, ...ended] : result.changed);
 }
 #resync(reason) {
 if (this.#resyncing) return;
@@ -2618,7 +2706,7 @@ for (const subscriber of [...this.#subscribers]) this.#call(subscriber, changed)
 }
 #call(subscriber, changed) {
 try {
-subscriber(this.#state, changed);
+subscriber(this.#predictions.size > 0 ? this.#predictions.view(this.#state) : this.#state, changed);
 } catch (error) {
 console.error(`statecast: a subscriber of "${this.name}" threw`, error);
 }
@@ -3623,7 +3711,7 @@ if (debug) {
 import("./statecast/debug.js")
 .then(({ installDebugPanel }) => {
 stopBacklog();
-installDebugPanel(client, document, { backlog, requestFrame: (fn) => requestAnimationFrame(fn) });
+installDebugPanel(client, document, { backlog, applyPatch, requestFrame: (fn) => requestAnimationFrame(fn) });
 })
 .catch((error) => console.error("statecast: cannot load the debug panel", error));
 }
@@ -4230,9 +4318,12 @@ form.sc-loading button[type="submit"]::after {
  * snapshots and patches with their revisions and sizes) and each topic's current state
  * as a collapsible tree, which is what one needs to see why a page shows what it shows.
  * Loaded on demand, so pages without `?debug` never download it. Everything is written
- * with `textContent`.
+ * with `textContent`. Given the runtime's `applyPatch`, it also keeps each topic's
+ * revisions for time travel (`debug-history.js`).
  * @module
  */
+
+import { RevisionLog, revisionView } from "./debug-history.js";
 
 const MAX_ENTRIES = 300;
 const MAX_CHILDREN = 200;
@@ -4240,8 +4331,9 @@ const MAX_CHILDREN = 200;
 /**
  * @param {import("./client.js").Client} client
  * @param {any} document
- * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[] }} [options]
- *   `requestFrame` schedules a state-tree refresh; `backlog` holds messages traced before the panel loaded
+ * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[], applyPatch?: (document: unknown, ops: any[]) => { document: unknown } }} [options]
+ *   `requestFrame` schedules a state-tree refresh; `backlog` holds messages traced before the panel loaded;
+ *   `applyPatch` (the runtime's) turns on the revisions section
  * @returns {{ element: any, close: () => void }}
  */
 export function installDebugPanel(client, document, options = {}) {
@@ -4269,6 +4361,12 @@ export function installDebugPanel(client, document, options = {}) {
   const stateHeading = make("h2", "sc-debug-heading", "State");
   const states = make("div", "sc-debug-states");
   body.append(logHeading, log, stateHeading, states);
+  const history = options.applyPatch
+    ? new RevisionLog(options.applyPatch, (name) => {
+        const topic = client.topics.get(name);
+        return topic && { rev: topic.rev, state: topic.state };
+      })
+    : null;
   panel.append(header, body);
   document.body.appendChild(panel);
 
@@ -4285,6 +4383,7 @@ export function installDebugPanel(client, document, options = {}) {
   /** @param {{ direction: "in" | "out", message: any, bytes: number }} entry */
   const addEntry = (entry) => {
     const { direction, message, bytes } = entry;
+    history?.record(entry);
     const item = make("li", `sc-debug-entry sc-debug-${direction}`);
     if (message.op === "reply" && message.status === "error") item.classList.add("sc-debug-failed");
     const line = make("div", "sc-debug-line");
@@ -4313,6 +4412,7 @@ export function installDebugPanel(client, document, options = {}) {
     requestFrame(() => {
       refreshQueued = false;
       renderStates();
+      revisions?.refresh();
     });
   };
 
@@ -4386,6 +4486,9 @@ export function installDebugPanel(client, document, options = {}) {
     toggle.textContent = collapsed ? "Show" : "Hide";
   });
 
+  const revisions = history ? revisionView(document, history, tree) : null;
+  if (revisions) body.append(make("h2", "sc-debug-heading", "Revisions"), revisions.element);
+
   for (const entry of options.backlog ?? []) addEntry(entry);
   client.tracing = true;
   const stopTrace = client.on("trace", addEntry);
@@ -4456,6 +4559,468 @@ function clock() {
 }
 
 """#
+    ),
+    (
+      path: "/statecast/debug-history.js", contentType: "text/javascript",
+      text: #"""
+/**
+ * Time travel in the debug panel (`?debug`): every revision of each topic this tab
+ * received, with the action that caused it and its change (the patch), the state at
+ * any of them, and what differs between two.
+ *
+ * The revisions are the view's, as the server sent them to this tab, from the page's
+ * first message on (the runtime keeps a backlog until the panel has loaded). A patch is
+ * put down to this tab's oldest action on the topic still awaiting its reply: the server
+ * sends the patch an action caused before the action's reply. A patch that arrives with
+ * no action of this tab in flight came from elsewhere (another member, an effect, a
+ * timer) and says so. Loaded with the panel only; at most {@link MAX_REVISIONS} per
+ * topic are kept, the oldest dropped first.
+ *
+ * The same record holds the topic's session (the view its first action met, then each
+ * accepted action of this tab with the view after it; what reached the topic from
+ * elsewhere between two actions is in the next view, not replayed), exported as a recording or a Swift Testing file that
+ * replays it (`debug-export.js`).
+ * @module
+ */
+
+import { swiftTestingFile } from "./debug-export.js";
+
+/** The most revisions kept per topic. */
+export const MAX_REVISIONS = 500;
+
+/**
+ * @typedef {object} Revision
+ * @property {number} rev
+ * @property {"snapshot" | "first paint" | "action" | "server"} cause what produced it ("first
+ *   paint": the state the page had when the log first heard of the topic, as the server
+ *   rendered it into the page, whose socket then sent patches only)
+ * @property {unknown} action the tab's action it is put down to (`cause` "action")
+ * @property {any[] | null} ops the patch from the revision before (null for a snapshot)
+ * @property {unknown} state the view at this revision
+ */
+
+/** Each topic's revisions, built from the messages the client traces. */
+export class RevisionLog {
+  /** @type {Map<string, Revision[]>} */
+  #topics = new Map();
+  /** @type {Map<unknown, { topic: string, action: unknown }>} actions awaiting their reply, by ref */
+  #inFlight = new Map();
+  /** @type {Map<string, import("./debug-export.js").Recording>} each topic's session, for export */
+  #sessions = new Map();
+  /** @type {Set<string>} topics this tab has sent an action to: their session has begun */
+  #acted = new Set();
+  /** @type {(document: unknown, ops: any[]) => { document: unknown }} */
+  #applyPatch;
+  /** @type {((topic: string) => { rev: number | undefined, state: unknown } | undefined) | undefined} */
+  #baseline;
+
+  /**
+   * @param {(document: unknown, ops: any[]) => { document: unknown }} applyPatch the runtime's RFC 6902 patch
+   * @param {(topic: string) => { rev: number | undefined, state: unknown } | undefined} [baseline] the
+   *   topic's mirror as it is now, for a topic whose state came with the page (no snapshot)
+   */
+  constructor(applyPatch, baseline) {
+    this.#applyPatch = applyPatch;
+    this.#baseline = baseline;
+  }
+
+  /**
+   * One message the client sent or received, as its `trace` event gives it.
+   * @param {{ direction: "in" | "out", message: any }} entry
+   */
+  record({ direction, message }) {
+    if (message === null || typeof message !== "object") return;
+    if (direction === "out") {
+      if (message.op === "action") {
+        this.#inFlight.set(message.ref, { topic: message.topic, action: message.action });
+        this.#acted.add(message.topic);
+      }
+      return;
+    }
+    if (message.op === "reply") {
+      const sent = this.#inFlight.get(message.ref);
+      this.#inFlight.delete(message.ref);
+      const session = sent && this.#sessions.get(sent.topic);
+      const last = sent && this.#topics.get(sent.topic)?.at(-1);
+      if (session && last && message.status === "ok") {
+        session.steps.push({ action: JSON.stringify(sent.action), view: viewText(last.state) });
+        if (session.steps.length > MAX_REVISIONS) session.steps.splice(0, session.steps.length - MAX_REVISIONS);
+      }
+    } else if (message.op === "snapshot" && typeof message.rev === "number") {
+      this.#push(message.topic, { rev: message.rev, cause: "snapshot", action: null, ops: null, state: message.state });
+      if (!this.#sessions.has(message.topic)) {
+        this.#sessions.set(message.topic, { topic: message.topic, initialView: viewText(message.state), steps: [] });
+      }
+    } else if (message.op === "patch" && Array.isArray(message.ops)) {
+      if (!this.#topics.has(message.topic)) this.#seed(message.topic);
+      const last = this.#topics.get(message.topic)?.at(-1);
+      if (!last || message.rev !== last.rev + 1) return;
+      let state;
+      try {
+        state = this.#applyPatch(last.state, message.ops).document;
+      } catch {
+        return;
+      }
+      const pending = [...this.#inFlight.values()].find((entry) => entry.topic === message.topic);
+      const cause = pending ? "action" : "server";
+      this.#push(message.topic, { rev: message.rev, cause, action: pending?.action ?? null, ops: message.ops, state });
+    }
+  }
+
+  /** @returns {string[]} the topics with revisions, in the order they first had one */
+  topics() {
+    return [...this.#topics.keys()];
+  }
+
+  /**
+   * @param {string} topic
+   * @returns {Revision[]} oldest first
+   */
+  revisions(topic) {
+    return this.#topics.get(topic) ?? [];
+  }
+
+  /**
+   * The topic's session since its first snapshot: the view it began with, and each
+   * action of this tab the server accepted with the view once it was applied (the
+   * newest revision when its reply came).
+   * @param {string} topic
+   * @returns {import("./debug-export.js").Recording | undefined}
+   */
+  recording(topic) {
+    const session = this.#sessions.get(topic);
+    return session && { ...session, steps: [...session.steps] };
+  }
+
+  /**
+   * A patch for a topic with no revision yet: its state came with the page. The mirror
+   * as it is now is where its history starts (messages are traced before they are
+   * applied, so a live patch follows it; the backlog's patches are already in it).
+   * @param {string} topic
+   */
+  #seed(topic) {
+    const base = this.#baseline?.(topic);
+    if (!base || typeof base.rev !== "number" || base.state === undefined) return;
+    this.#push(topic, { rev: base.rev, cause: "first paint", action: null, ops: null, state: base.state });
+    this.#sessions.set(topic, { topic, initialView: viewText(base.state), steps: [] });
+  }
+
+  /**
+   * @param {string} topic
+   * @param {Revision} revision
+   */
+  #push(topic, revision) {
+    const list = this.#topics.get(topic) ?? [];
+    list.push(revision);
+    if (list.length > MAX_REVISIONS) list.splice(0, list.length - MAX_REVISIONS);
+    this.#topics.set(topic, list);
+    // Until the tab's first action, what the server changed (an effect, another member)
+    // is where the session starts: a replay begins from the state that action met.
+    const session = this.#sessions.get(topic);
+    if (session && !this.#acted.has(topic)) session.initialView = viewText(revision.state);
+  }
+}
+
+/**
+ * A view as the recording keeps it: JSON text, without the `presence` a server adds to
+ * a shared topic (the feature's view does not have it).
+ * @param {unknown} state
+ */
+function viewText(state) {
+  if (state === null || typeof state !== "object" || Array.isArray(state) || !Object.hasOwn(state, "presence")) return JSON.stringify(state);
+  const { presence: _presence, ...view } = /** @type {Record<string, unknown>} */ (state);
+  return JSON.stringify(view);
+}
+
+/**
+ * What differs between two states: one entry per changed leaf (or per value that is
+ * only on one side), as a JSON Pointer with the value before and after (`undefined`
+ * when absent).
+ * @param {unknown} before
+ * @param {unknown} after
+ * @param {string} [pointer]
+ * @returns {{ pointer: string, before: unknown, after: unknown }[]}
+ */
+export function compareStates(before, after, pointer = "") {
+  if (before === after) return [];
+  const bothObjects =
+    before !== null && after !== null && typeof before === "object" && typeof after === "object" && Array.isArray(before) === Array.isArray(after);
+  if (!bothObjects) return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ pointer, before, after }];
+  const a = /** @type {Record<string, unknown>} */ (before);
+  const b = /** @type {Record<string, unknown>} */ (after);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.flatMap((key) => {
+    const child = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (!Object.hasOwn(a, key)) return [{ pointer: child, before: undefined, after: b[key] }];
+    if (!Object.hasOwn(b, key)) return [{ pointer: child, before: a[key], after: undefined }];
+    return compareStates(a[key], b[key], child);
+  });
+}
+
+/**
+ * The panel's "Revisions" section for one log: a topic picker, a scrubber with step
+ * buttons, the selected revision's action, patch and state, and its differences from a
+ * second revision picked to compare with.
+ * @param {any} document
+ * @param {RevisionLog} log
+ * @param {(value: unknown, topic: string, pointer: string) => any} tree draws a state as the panel's tree
+ * @returns {{ element: any, refresh: () => void }}
+ */
+export function revisionView(document, log, tree) {
+  const make = (/** @type {string} */ tag, /** @type {string} */ className, /** @type {string} */ text = "") => {
+    const element = document.createElement(tag);
+    if (className) element.className = className;
+    if (text) element.textContent = text;
+    return element;
+  };
+  const labelled = (/** @type {any} */ element, /** @type {string} */ label) => {
+    element.setAttribute("aria-label", label);
+    return element;
+  };
+  const section = make("section", "sc-debug-revisions");
+  const topicPicker = labelled(make("select", "sc-debug-topic-picker"), "Topic");
+  const back = labelled(make("button", "sc-debug-button", "◀"), "Previous revision");
+  const scrubber = labelled(make("input", "sc-debug-scrubber"), "Revision");
+  scrubber.setAttribute("type", "range");
+  scrubber.setAttribute("min", "0");
+  const forward = labelled(make("button", "sc-debug-button", "▶"), "Next revision");
+  const compareWith = labelled(make("select", "sc-debug-compare"), "Compare with revision");
+  for (const button of [back, forward]) button.setAttribute("type", "button");
+  const controls = make("div", "sc-debug-controls");
+  controls.append(topicPicker, back, scrubber, forward);
+  const caption = make("p", "sc-debug-revision");
+  const change = make("pre", "sc-debug-json sc-debug-change");
+  const state = make("div", "sc-debug-revision-state");
+  const compareLine = make("div", "sc-debug-controls");
+  compareLine.append(make("span", "", "Compare with "), compareWith);
+  const differences = make("ul", "sc-debug-differences");
+  const exporter = exportControls(document, make, labelled, () => log.recording(topic()));
+  section.append(controls, caption, change, state, compareLine, differences, exporter);
+
+  /** Where the scrubber is: `null` follows the newest revision. */
+  let selected = /** @type {number | null} */ (null);
+  let compared = /** @type {number | null} */ (null);
+
+  const topic = () => topicPicker.value || log.topics()[0] || "";
+
+  const render = () => {
+    const names = log.topics();
+    if ([...topicPicker.children].map((o) => o.value).join("\n") !== names.join("\n")) {
+      const current = topic();
+      topicPicker.textContent = "";
+      for (const name of names) topicPicker.appendChild(Object.assign(make("option", "", name), { value: name }));
+      topicPicker.value = current;
+    }
+    const revisions = log.revisions(topic());
+    const last = revisions.length - 1;
+    const index = selected === null ? last : Math.min(selected, last);
+    scrubber.setAttribute("max", String(Math.max(last, 0)));
+    scrubber.value = String(Math.max(index, 0));
+    back.disabled = index <= 0;
+    forward.disabled = index >= last;
+    const revision = revisions[index];
+    if (!revision) {
+      caption.textContent = "No revision yet.";
+      change.textContent = "";
+      state.textContent = "";
+      return;
+    }
+    const cause =
+      revision.cause === "snapshot" || revision.cause === "first paint"
+        ? revision.cause
+        : revision.cause === "action"
+          ? `action ${JSON.stringify(revision.action)}`
+          : "from the server (another member, an effect)";
+    caption.textContent = `rev ${revision.rev} (${index + 1} of ${revisions.length}) · ${cause}`;
+    change.textContent = revision.ops ? JSON.stringify(revision.ops, null, 1) : "(whole state)";
+    state.textContent = "";
+    state.appendChild(tree(revision.state, `${topic()}@${revision.rev}`, ""));
+
+    const options = revisions.map((r) => String(r.rev)).join("\n");
+    if ([...compareWith.children].map((o) => o.value).join("\n") !== options) {
+      compareWith.textContent = "";
+      for (const r of revisions) compareWith.appendChild(Object.assign(make("option", "", `rev ${r.rev}`), { value: String(r.rev) }));
+    }
+    const other = revisions.find((r) => r.rev === compared) ?? revisions[0];
+    compareWith.value = String(other.rev);
+    differences.textContent = "";
+    const changes = compareStates(other.state, revision.state);
+    if (changes.length === 0) differences.appendChild(make("li", "sc-debug-empty", `same as rev ${other.rev}`));
+    for (const { pointer, before, after } of changes) {
+      const show = (/** @type {unknown} */ value) => (value === undefined ? "(absent)" : JSON.stringify(value));
+      differences.appendChild(make("li", "", `${pointer || "/"}: ${show(before)} → ${show(after)}`));
+    }
+  };
+
+  const select = (/** @type {number} */ index) => {
+    const last = log.revisions(topic()).length - 1;
+    selected = index >= last ? null : Math.max(index, 0);
+    render();
+  };
+  back.addEventListener("click", () => select(Number(scrubber.value) - 1));
+  forward.addEventListener("click", () => select(Number(scrubber.value) + 1));
+  scrubber.addEventListener("input", () => select(Number(scrubber.value)));
+  topicPicker.addEventListener("change", () => {
+    selected = null;
+    compared = null;
+    render();
+  });
+  compareWith.addEventListener("change", () => {
+    compared = Number(compareWith.value);
+    render();
+  });
+  render();
+  return { element: section, refresh: render };
+}
+
+/**
+ * "Export session" (the recording, as JSON) and "Export as Swift test", with the Swift
+ * names the test needs (the feature's type and module, the store's initial state and
+ * reducer), each a download.
+ * @param {any} document
+ * @param {(tag: string, className: string, text?: string) => any} make
+ * @param {(element: any, label: string) => any} labelled
+ * @param {() => import("./debug-export.js").Recording | undefined} recording
+ */
+function exportControls(document, make, labelled, recording) {
+  const box = make("fieldset", "sc-debug-export");
+  box.append(make("legend", "", "Replay as a test"));
+  /** @type {Record<string, any>} */
+  const fields = {};
+  for (const [name, label, placeholder] of [
+    ["feature", "Feature", "Counter"],
+    ["module", "Module", "App"],
+    ["initialState", "Initial state", "FEATURE.initialState"],
+    ["reducer", "Reducer", "FEATURE.reducer(dependencies: FEATURE.Dependencies())"],
+  ]) {
+    const input = labelled(make("input", "sc-debug-field"), label);
+    input.setAttribute("placeholder", placeholder);
+    fields[name] = input;
+    const row = make("label", "sc-debug-controls");
+    row.append(make("span", "", label), input);
+    box.append(row);
+  }
+  const exportJSON = make("button", "sc-debug-button", "Export session");
+  const exportSwift = make("button", "sc-debug-button", "Export as Swift test");
+  for (const button of [exportJSON, exportSwift]) button.setAttribute("type", "button");
+  box.append(exportJSON, exportSwift);
+
+  const download = (/** @type {string} */ name, /** @type {string} */ text, /** @type {string} */ type) => {
+    const link = make("a", "");
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    link.setAttribute("href", url);
+    link.setAttribute("download", name);
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  const current = () => {
+    const session = recording();
+    if (!session) throw new Error("no session recorded for this topic yet");
+    return session;
+  };
+  const baseName = () => (recording()?.topic ?? "session").replace(/[^A-Za-z0-9]+/g, "-");
+  exportJSON.addEventListener("click", () => download(`${baseName()}.session.json`, JSON.stringify(current(), null, 2), "application/json"));
+  exportSwift.addEventListener("click", () => {
+    const target = {
+      feature: fields.feature.value.trim() || "Counter",
+      module: fields.module.value.trim() || "App",
+      initialState: fields.initialState.value.trim() || undefined,
+      reducer: fields.reducer.value.trim() || undefined,
+    };
+    download(`${baseName()}.replay.swift`, swiftTestingFile(current(), target), "text/x-swift");
+  });
+  return box;
+}
+
+"""#
+    ),
+    (
+      path: "/statecast/debug-export.js", contentType: "text/javascript",
+      text: ##"""
+/**
+ * A topic's recorded session as a Swift Testing file: the debug panel's "Export as Swift
+ * test". It replays the tab's accepted actions through the feature's reducer in a
+ * `TestStore` and expects, after each, the view the server sent then. The text is the
+ * one `statecast-demo export-test` writes from the same recording (`RecordedSession` in
+ * `StatecastTesting`), so either can be used.
+ * @module
+ */
+
+/**
+ * @typedef {{ topic: string, initialView: string, steps: { action: string, view: string }[] }} Recording
+ *   actions and views as JSON texts
+ * @typedef {{ feature: string, module: string, initialState?: string, reducer?: string }} ExportTarget
+ *   Swift names and expressions: the feature's type, its module, the test store's
+ *   initial state (`FEATURE.initialState` by default) and reducer
+ */
+
+/**
+ * @param {Recording} recording
+ * @param {ExportTarget} target
+ * @returns {string}
+ */
+export function swiftTestingFile(recording, target) {
+  const feature = target.feature;
+  const initialState = target.initialState || `${feature}.initialState`;
+  const reducer = target.reducer || `${feature}.reducer(dependencies: ${feature}.Dependencies())`;
+  const lines = [
+    `// A session of the topic "${recording.topic.replace(/\n/g, " ")}" recorded by the Statecast debug panel: ${recording.steps.length} actions.`,
+    "// Each goes through the feature's reducer in a TestStore, and the view after it must be",
+    "// the one the server sent the page then.",
+    "import Foundation",
+    "import Statecast",
+    "import StatecastTesting",
+    "import Testing",
+    `import ${target.module}`,
+    "",
+    "@Test func recordedSessionReplays() async throws {",
+    `  let store = TestStore(initialState: ${initialState}, reducer: ${reducer})`,
+    "  store.exhaustivity = .off",
+    `  try expectView(of: store, ${rawLiteral(recording.initialView)})`,
+  ];
+  for (const step of recording.steps) {
+    lines.push(`  await store.send(${feature}.embed(try action(${rawLiteral(step.action)})))`);
+    lines.push(`  try expectView(of: store, ${rawLiteral(step.view)})`);
+  }
+  lines.push(
+    "}",
+    "",
+    `private func action(_ json: String) throws -> ${feature}.ClientAction {`,
+    `  try JSONDecoder().decode(${feature}.ClientAction.self, from: Data(json.utf8))`,
+    "}",
+    "",
+    "private func expectView(",
+    `  of store: TestStore<${feature}.State, ${feature}.Action>, _ recorded: String,`,
+    "  sourceLocation: SourceLocation = #_sourceLocation",
+    ") throws {",
+    `  let shown = try canonical(JSONEncoder().encode(${feature}.viewState(store.state)))`,
+    "  let expected = try canonical(Data(recorded.utf8))",
+    '  #expect(shown == expected, "not the view recorded", sourceLocation: sourceLocation)',
+    "}",
+    "",
+    "private func canonical(_ json: Data) throws -> String {",
+    "  let value = try JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)",
+    "  let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])",
+    "  return String(decoding: data, as: UTF8.self)",
+    "}",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/**
+ * `text` as a Swift raw string literal with as few `#` as keep it intact.
+ * @param {string} text
+ */
+export function rawLiteral(text) {
+  let hashes = "#";
+  while (text.includes(`"${hashes}`) || text.includes(`\\${hashes}`)) hashes += "#";
+  return `${hashes}"${text}"${hashes}`;
+}
+
+"""##
     ),
   ]
 }

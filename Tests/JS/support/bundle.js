@@ -46,6 +46,8 @@ export const SERVED = [
   ["/statecast.css", "statecast.css", "text/css"],
   ["/statecast/early.js", "statecast/early.js", "text/javascript"],
   ["/statecast/debug.js", "statecast/debug.js", "text/javascript"],
+  ["/statecast/debug-history.js", "statecast/debug-history.js", "text/javascript"],
+  ["/statecast/debug-export.js", "statecast/debug-export.js", "text/javascript"],
 ];
 
 /** The runtime's entry module, as a URL path. */

@@ -1,0 +1,141 @@
+/**
+ * Optimistic updates: the change an action is expected to make, shown at once and
+ * given up as soon as the server has spoken.
+ *
+ * An element with an action declares its prediction in `data-sc-predict`, as steps on
+ * the topic's state separated by `;`: `POINTER += NUMBER`, `POINTER -= NUMBER` or
+ * `POINTER = JSON`, with an absolute JSON Pointer (RFC 6901).
+ *
+ * While the action is in flight its topic's subscribers see the server's state with the
+ * pending predictions applied on top (rebased on every patch from the server). A
+ * prediction ends, and the page shows the server's own state there again, when
+ * - a patch from the server changes anything at or under (or above) a predicted pointer:
+ *   that is the server's answer for that value, agreeing or not;
+ * - the action's reply arrives (`ok` or an error: an error rolls the prediction back);
+ * - a snapshot replaces the state, or the socket drops (the action's promise settles).
+ * So the page never rests on a state the server did not send: once nothing is in
+ * flight, what it shows is the server's mirror.
+ *
+ * @example
+ * <button data-sc-on-click="increment" data-sc-predict="/count += 1">+</button>
+ * <button data-sc-on-click="reset" data-sc-predict='/count = 0; /label = "zero"'>Reset</button>
+ * @module
+ */
+
+import { PatchError, applyPatch } from "./patch.js";
+import { lookup, parsePointer, touches } from "./pointer.js";
+
+/**
+ * @typedef {{ pointer: string, op: "+=" | "-=" | "=", value: unknown }} PredictionStep
+ */
+
+const STEP = /^\s*(\/\S*|)\s*(\+=|-=|=)\s*(.+?)\s*$/s;
+
+/**
+ * Reads a `data-sc-predict` value; throws an `Error` saying what is wrong.
+ * @param {string} source e.g. `/count += 1`
+ * @returns {PredictionStep[]}
+ */
+export function parsePrediction(source) {
+  return source
+    .split(";")
+    .filter((part) => part.trim() !== "")
+    .map((part) => {
+      const match = STEP.exec(part);
+      if (!match) throw new Error(`"${part.trim()}" is not POINTER += NUMBER, POINTER -= NUMBER or POINTER = JSON`);
+      const [, pointer, op, text] = match;
+      parsePointer(pointer);
+      const value = JSON.parse(text);
+      if (op !== "=" && typeof value !== "number") throw new Error(`"${part.trim()}": ${op} takes a number`);
+      return { pointer, op: /** @type {PredictionStep["op"]} */ (op), value };
+    });
+}
+
+/** The predictions of one topic's actions in flight, oldest first. */
+export class Predictions {
+  /** @type {Map<number, PredictionStep[]>} */
+  #pending = new Map();
+  #next = 0;
+
+  /** How many are pending. */
+  get size() {
+    return this.#pending.size;
+  }
+
+  /**
+   * Starts a prediction; returns its id.
+   * @param {PredictionStep[]} steps
+   */
+  add(steps) {
+    const id = ++this.#next;
+    this.#pending.set(id, steps);
+    return id;
+  }
+
+  /**
+   * Ends one prediction (its action was answered); returns the pointers it covered, or
+   * none when it had ended already.
+   * @param {number} id
+   * @returns {string[]}
+   */
+  remove(id) {
+    const steps = this.#pending.get(id);
+    this.#pending.delete(id);
+    return steps ? steps.map((step) => step.pointer) : [];
+  }
+
+  /**
+   * The server changed the values at `changed`: predictions about any of them end.
+   * Returns the pointers they covered.
+   * @param {string[]} changed
+   * @returns {string[]}
+   */
+  reconcile(changed) {
+    /** @type {string[]} */
+    const ended = [];
+    for (const [id, steps] of this.#pending) {
+      if (steps.some((step) => changed.some((pointer) => touches(step.pointer, pointer)))) ended.push(...this.remove(id));
+    }
+    return ended;
+  }
+
+  /**
+   * Ends every prediction; returns the pointers they covered.
+   * @returns {string[]}
+   */
+  clear() {
+    const ended = [...this.#pending.keys()].flatMap((id) => this.remove(id));
+    return ended;
+  }
+
+  /**
+   * The state to show: `state` with every pending prediction applied in order (a step
+   * that cannot apply, such as `+=` on a value that is not a number, leaves its
+   * prediction out). `state` itself when nothing is pending.
+   * @param {unknown} state
+   * @returns {unknown}
+   */
+  view(state) {
+    let shown = state;
+    for (const steps of this.#pending.values()) {
+      try {
+        const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+        shown = applyPatch(shown, operations).document;
+      } catch (error) {
+        if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
+      }
+    }
+    return shown;
+  }
+}
+
+/**
+ * @param {unknown} state
+ * @param {PredictionStep} step
+ */
+function predicted(state, step) {
+  if (step.op === "=") return step.value;
+  const current = lookup(state, parsePointer(step.pointer));
+  if (typeof current !== "number") throw new TypeError(`${step.pointer} is not a number`);
+  return step.op === "+=" ? current + Number(step.value) : current - Number(step.value);
+}

@@ -1,0 +1,99 @@
+// Optimistic updates: a topic shows an action's predicted change at once and gives it up
+// when the server has spoken (a patch touching it, the reply, an error, a snapshot).
+import { test, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { Topic } from "../../Runtime/statecast/topic.js";
+import { parsePrediction, Predictions } from "../../Runtime/statecast/prediction.js";
+
+let replies;
+let topic;
+let seen;
+
+beforeEach(() => {
+  replies = [];
+  const port = {
+    live: () => true,
+    send: () => new Promise((resolve, reject) => replies.push({ resolve, reject })),
+    report: () => {},
+    rejoin: () => Promise.resolve(),
+    resync: () => {},
+    release: () => {},
+  };
+  topic = new Topic("counter", undefined, port);
+  topic.markJoined();
+  seen = [];
+  topic.subscribe((state, changed) => seen.push([state.count, changed]));
+  topic.receive({ op: "snapshot", topic: "counter", rev: 1, state: { count: 5, label: "five" } });
+});
+
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+test("parsePrediction reads steps and refuses what it cannot mean", () => {
+  assert.deepEqual(parsePrediction("/count += 1; /label = \"x\"; /n -= 2.5"), [
+    { pointer: "/count", op: "+=", value: 1 },
+    { pointer: "/label", op: "=", value: "x" },
+    { pointer: "/n", op: "-=", value: 2.5 },
+  ]);
+  assert.throws(() => parsePrediction("/count ++"), /is not POINTER/);
+  assert.throws(() => parsePrediction("/count += \"a\""), /takes a number/);
+  assert.throws(() => parsePrediction("count = 1"), /is not POINTER/);
+  assert.throws(() => parsePrediction("/a = {oops"), SyntaxError);
+});
+
+test("the prediction shows at once; the server's patch replaces it; the reply changes nothing more", async () => {
+  const sent = topic.send({ increment: {} }, parsePrediction("/count += 1"));
+  assert.deepEqual(seen.at(-1), [6, ["/count"]], "shown before any answer");
+  assert.equal(topic.state.count, 5, "the mirror is still the server's");
+  topic.receive({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/count", value: 6 }] });
+  assert.deepEqual(seen.at(-1), [6, ["/count", "/count"]]);
+  const count = seen.length;
+  replies[0].resolve({ status: "ok" });
+  await sent;
+  await settled();
+  assert.equal(seen.length, count, "already reconciled: no further render");
+});
+
+test("a server that disagrees wins", async () => {
+  topic.send({ increment: {} }, parsePrediction("/count += 1"));
+  topic.receive({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/count", value: 50 }] });
+  assert.equal(seen.at(-1)[0], 50);
+  replies[0].resolve({ status: "ok" });
+  await settled();
+  assert.equal(seen.at(-1)[0], 50);
+});
+
+test("an error reply rolls the prediction back", async () => {
+  const sent = topic.send({ increment: {} }, parsePrediction("/count += 1"));
+  assert.equal(seen.at(-1)[0], 6);
+  replies[0].resolve({ status: "error", error: { code: "forbidden", message: "no" } });
+  await assert.rejects(sent, /no/);
+  await settled();
+  assert.deepEqual(seen.at(-1), [5, ["/count"]]);
+});
+
+test("an ok reply with no patch (the server changed nothing) ends the prediction too", async () => {
+  topic.send({ increment: {} }, parsePrediction("/count += 1"));
+  replies[0].resolve({ status: "ok" });
+  await settled();
+  assert.deepEqual(seen.at(-1), [5, ["/count"]]);
+});
+
+test("an unrelated patch keeps the prediction on top; a snapshot ends it", () => {
+  topic.send({ increment: {} }, parsePrediction("/count += 1"));
+  topic.receive({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/label", value: "cinq" }] });
+  assert.equal(seen.at(-1)[0], 6);
+  topic.receive({ op: "snapshot", topic: "counter", rev: 3, state: { count: 7, label: "seven" } });
+  assert.equal(seen.at(-1)[0], 7);
+});
+
+test("two predictions stack; one that cannot apply is left out", () => {
+  const predictions = new Predictions();
+  predictions.add(parsePrediction("/count += 1"));
+  predictions.add(parsePrediction("/count += 1"));
+  const bad = predictions.add(parsePrediction("/label += 1"));
+  assert.deepEqual(predictions.view({ count: 1, label: "x" }), { count: 3, label: "x" });
+  assert.deepEqual(predictions.remove(bad), ["/label"]);
+  assert.deepEqual(predictions.reconcile(["/count"]), ["/count", "/count"]);
+  const state = { count: 1 };
+  assert.equal(predictions.view(state), state, "nothing pending: the state itself");
+});
