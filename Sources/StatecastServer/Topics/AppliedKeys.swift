@@ -12,11 +12,15 @@ import Foundation
 /// waits for it and is answered as it is, so two sockets retrying at once apply the
 /// action once.
 ///
-/// Bounded: the latest ``capacity`` keys are kept, oldest forgotten first.
+/// Bounded: the latest `capacity` keys are kept, oldest forgotten first.
 final class AppliedKeys: @unchecked Sendable {
-  /// How many keys a topic remembers: more than a client retries within any sensible
-  /// window (a storage journal keeps ``JournalEntry/keptKeyRevisions`` revisions' worth).
-  static let capacity = 1_024
+  /// How many keys a shared topic remembers: those of every member, more than are sent
+  /// within any sensible retry window at the server's allowance (a storage journal
+  /// keeps ``JournalEntry/keptKeyRevisions`` revisions' worth).
+  static let sharedCapacity = 1_024
+  /// How many keys a tab's own store remembers: only its tab retries, a few actions at
+  /// most, and every active tab pays for what it keeps (about 100 bytes a key).
+  static let ownCapacity = 64
 
   /// The longest key accepted: 64 characters of `[A-Za-z0-9_-]` (the runtime sends 22).
   static let maxKeyLength = 64
@@ -25,12 +29,16 @@ final class AppliedKeys: @unchecked Sendable {
   private var applied: Set<String>
   private var order: [String]
   private var oldest = 0
+  private let capacity: Int
   /// Keys whose first attempt is still in flight → the later attempts waiting for it.
   private var inFlight: [String: [CheckedContinuation<Bool, Never>]] = [:]
 
-  /// - Parameter restored: keys applied before (a durable room's journal), oldest first.
-  init(restored: [String] = []) {
-    let kept = restored.suffix(Self.capacity)
+  /// - Parameters:
+  ///   - restored: keys applied before (a durable room's journal), oldest first.
+  ///   - capacity: how many keys to remember.
+  init(restored: [String] = [], capacity: Int = sharedCapacity) {
+    self.capacity = capacity
+    let kept = restored.suffix(capacity)
     applied = Set(kept)
     order = Array(kept)
   }
@@ -108,12 +116,12 @@ final class AppliedKeys: @unchecked Sendable {
   /// Adds `key`, forgetting the oldest once over capacity. Called under `lock`.
   private func remember(_ key: String) {
     guard applied.insert(key).inserted else { return }
-    if order.count < Self.capacity {
+    if order.count < capacity {
       order.append(key)
     } else {
       applied.remove(order[oldest])
       order[oldest] = key
-      oldest = (oldest + 1) % Self.capacity
+      oldest = (oldest + 1) % capacity
     }
   }
 }

@@ -121,7 +121,8 @@ final class StoreHost<
     self.logger = logger
     self.saveState = saveState
     self.isNewRoom = isNewRoom
-    self.appliedKeys = AppliedKeys(restored: appliedKeys)
+    self.appliedKeys = AppliedKeys(
+      restored: appliedKeys, capacity: showsPresence ? AppliedKeys.sharedCapacity : AppliedKeys.ownCapacity)
     self.initialRevision = revision
     self.historyStartsKnown = historyStartsKnown
     if !viewDependsOnViewer {

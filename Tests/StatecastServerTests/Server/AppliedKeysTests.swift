@@ -58,7 +58,7 @@ import Testing
   }
 
   @Test func theOldestKeysAreForgottenPastTheCapacity() async {
-    let keys = AppliedKeys(restored: (0..<AppliedKeys.capacity).map { "r\($0)" })
+    let keys = AppliedKeys(restored: (0..<AppliedKeys.sharedCapacity).map { "r\($0)" })
     #expect(keys.contains("r0"))
     try? await keys.perform(key: "new") {}
     #expect(!keys.contains("r0") && keys.contains("r1") && keys.contains("new"))
