@@ -20,6 +20,7 @@ import { Binder } from "./bindings/binder.js";
 import { Client } from "./client.js";
 import { installConnectionIndicator } from "./connection-indicator.js";
 import { applyPatch } from "./patch.js";
+import { restoreAction } from "./restore-action.js";
 
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
@@ -161,7 +162,12 @@ if (inBrowser) {
       import("./debug.js")
         .then(({ installDebugPanel }) => {
           stopBacklog();
-          installDebugPanel(client, document, { backlog, applyPatch, requestFrame: (fn) => requestAnimationFrame(fn) });
+          installDebugPanel(client, document, {
+            backlog,
+            applyPatch,
+            restoreAction: (name, state) => restoreAction(document, window, name, state),
+            requestFrame: (fn) => requestAnimationFrame(fn),
+          });
         })
         .catch((error) => console.error("statecast: cannot load the debug panel", error));
     }
