@@ -1727,6 +1727,7 @@ const KNOWN = new Set([
 "data-sc-location",
 "data-sc-debounce",
 "data-sc-predict",
+"data-sc-restore",
 "data-sc-reset",
 "data-sc-cloak",
 "data-sc-error",
@@ -3604,6 +3605,17 @@ if (upload.id !== null) this.#byId.delete(upload.id);
 }
 }
 
+// ---- statecast/restore-action.js ----
+
+function restoreAction(document, window, name, state) {
+for (const element of document.querySelectorAll("[data-sc-topic][data-sc-restore]")) {
+if (topicName(element.getAttribute("data-sc-topic"), window) !== name) continue;
+const template = parseActionTemplate(element.getAttribute("data-sc-restore"));
+return fillTemplate(template, { scope: { value: state, root: state } });
+}
+return undefined;
+}
+
 // ---- statecast/index.js ----
 
 export { Client };
@@ -3700,7 +3712,12 @@ if (debug) {
 import("./statecast/debug.js")
 .then(({ installDebugPanel }) => {
 stopBacklog();
-installDebugPanel(client, document, { backlog, applyPatch, requestFrame: (fn) => requestAnimationFrame(fn) });
+installDebugPanel(client, document, {
+backlog,
+applyPatch,
+restoreAction: (name, state) => restoreAction(document, window, name, state),
+requestFrame: (fn) => requestAnimationFrame(fn),
+});
 })
 .catch((error) => console.error("statecast: cannot load the debug panel", error));
 }

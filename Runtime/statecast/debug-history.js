@@ -199,9 +199,11 @@ export function compareStates(before, after, pointer = "") {
  * @param {any} document
  * @param {RevisionLog} log
  * @param {(value: unknown, topic: string, pointer: string) => any} tree draws a state as the panel's tree
+ * @param {(topic: string, state: unknown) => Promise<string>} [restore] sends the page's action
+ *   that restores the topic to a revision's state; resolves with the outcome, in words
  * @returns {{ element: any, refresh: () => void }}
  */
-export function revisionView(document, log, tree) {
+export function revisionView(document, log, tree, restore) {
   const make = (/** @type {string} */ tag, /** @type {string} */ className, /** @type {string} */ text = "") => {
     const element = document.createElement(tag);
     if (className) element.className = className;
@@ -226,11 +228,18 @@ export function revisionView(document, log, tree) {
   const caption = make("p", "sc-debug-revision");
   const change = make("pre", "sc-debug-json sc-debug-change");
   const state = make("div", "sc-debug-revision-state");
+  const restoreButton = make("button", "sc-debug-button", "Restore this revision");
+  restoreButton.setAttribute("type", "button");
+  const restoreOutcome = make("span", "sc-debug-restore-outcome");
+  restoreOutcome.setAttribute("role", "status");
+  const restoreLine = make("div", "sc-debug-controls");
+  restoreLine.append(restoreButton, restoreOutcome);
+  restoreLine.hidden = !restore;
   const compareLine = make("div", "sc-debug-controls");
   compareLine.append(make("span", "", "Compare with "), compareWith);
   const differences = make("ul", "sc-debug-differences");
   const exporter = exportControls(document, make, labelled, () => log.recording(topic()));
-  section.append(controls, caption, change, state, compareLine, differences, exporter);
+  section.append(controls, caption, change, state, restoreLine, compareLine, differences, exporter);
 
   /** Where the scrubber is: `null` follows the newest revision. */
   let selected = /** @type {number | null} */ (null);
@@ -292,6 +301,14 @@ export function revisionView(document, log, tree) {
     selected = index >= last ? null : Math.max(index, 0);
     render();
   };
+  restoreButton.addEventListener("click", () => {
+    const revision = log.revisions(topic())[Number(scrubber.value)];
+    if (!revision || !restore) return;
+    restoreOutcome.textContent = "…";
+    restore(topic(), revision.state).then((outcome) => {
+      restoreOutcome.textContent = `rev ${revision.rev}: ${outcome}`;
+    });
+  });
   back.addEventListener("click", () => select(Number(scrubber.value) - 1));
   forward.addEventListener("click", () => select(Number(scrubber.value) + 1));
   scrubber.addEventListener("input", () => select(Number(scrubber.value)));

@@ -18,9 +18,10 @@ const MAX_CHILDREN = 200;
 /**
  * @param {import("./client.js").Client} client
  * @param {any} document
- * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[], applyPatch?: (document: unknown, ops: any[]) => { document: unknown } }} [options]
+ * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[], applyPatch?: (document: unknown, ops: any[]) => { document: unknown }, restoreAction?: (topic: string, state: unknown) => unknown }} [options]
  *   `requestFrame` schedules a state-tree refresh; `backlog` holds messages traced before the panel loaded;
- *   `applyPatch` (the runtime's) turns on the revisions section
+ *   `applyPatch` (the runtime's) turns on the revisions section; `restoreAction` gives the
+ *   action the page declares to restore a topic to a revision's state (`restore-action.js`)
  * @returns {{ element: any, close: () => void }}
  */
 export function installDebugPanel(client, document, options = {}) {
@@ -173,7 +174,19 @@ export function installDebugPanel(client, document, options = {}) {
     toggle.textContent = collapsed ? "Show" : "Hide";
   });
 
-  const revisions = history ? revisionView(document, history, tree) : null;
+  /** Sends the page's restore action for a revision; resolves with what happened, in words. */
+  const restore = async (/** @type {string} */ name, /** @type {unknown} */ state) => {
+    const action = options.restoreAction?.(name, state);
+    const topic = client.topics.get(name);
+    if (action === undefined || !topic) return "this page declares no way to restore it (data-sc-restore)";
+    try {
+      await topic.send(action);
+      return "restored";
+    } catch (/** @type {any} */ error) {
+      return `refused: ${error?.message ?? error}`;
+    }
+  };
+  const revisions = history ? revisionView(document, history, tree, restore) : null;
   if (revisions) body.append(make("h2", "sc-debug-heading", "Revisions"), revisions.element);
 
   for (const entry of options.backlog ?? []) addEntry(entry);

@@ -25,6 +25,7 @@ import { installForms } from "./forms.js";
 import { installUploadBindings } from "./upload-binding.js";
 import { Uploads } from "./uploads.js";
 import { applyPatch } from "./patch.js";
+import { restoreAction } from "./restore-action.js";
 
 export { Client } from "./client.js";
 export { StatecastError } from "./error.js";
@@ -210,7 +211,12 @@ if (inBrowser) {
       import("./debug.js")
         .then(({ installDebugPanel }) => {
           stopBacklog();
-          installDebugPanel(client, document, { backlog, applyPatch, requestFrame: (fn) => requestAnimationFrame(fn) });
+          installDebugPanel(client, document, {
+            backlog,
+            applyPatch,
+            restoreAction: (name, state) => restoreAction(document, window, name, state),
+            requestFrame: (fn) => requestAnimationFrame(fn),
+          });
         })
         .catch((error) => console.error("statecast: cannot load the debug panel", error));
     }

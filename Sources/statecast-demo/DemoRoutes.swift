@@ -28,7 +28,12 @@ func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
     .perSession("counter", Counter.self, dependencies: counter, durability: .durable),
     // Every tab that joins `counter/team` sees and changes one counter, live; every
     // change is on disk before anyone sees it.
-    .shared("counter/:room", Counter.self, dependencies: counter, durability: .durable),
+    // Restoring a revision (the debug panel) is for a tab's own counter only: in a room it
+    // would take back everyone's clicks, so the room's access rule refuses it.
+    .shared(
+      "counter/:room", Counter.self, dependencies: counter,
+      access: Access(canSend: { _, action in if case .restoreCount = action { false } else { true } }),
+      durability: .durable),
     .perSession("fasting-timer", FastingTimer.self, dependencies: fastingTimer),
     // `.live()` is evaluated per store: each tab's service fails its first load, then
     // succeeds on retry.

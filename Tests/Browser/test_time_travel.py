@@ -49,3 +49,35 @@ def test_the_panel_steps_scrubs_and_compares_a_topics_revisions(server, open_pag
     expect(caption).to_have_text(re.compile(rf"\(1 of {total + 1}\) · (snapshot|first paint)$"))
     revisions.get_by_label("Revision", exact=True).fill(str(total))
     expect(caption).to_have_text(re.compile(rf'\({total + 1} of {total + 1}\) · action \{{"increment":\{{\}}\}}$'))
+
+
+def test_restoring_a_revision_is_an_action_a_tab_may_send_and_a_room_refuses(server, open_page):
+    page = open_page(f"{server.origin}/counter.html?debug")
+    expect(page.locator(".demo-topic")).to_have_class(re.compile(r"\bsc-ready\b"), timeout=5_000)
+    for expected in ("1", "2"):
+        page.locator("#increment").click(timeout=5_000)
+        expect(page.locator("#count")).to_have_text(expected, timeout=5_000)
+    revisions = page.locator(".sc-debug-revisions")
+    caption = revisions.locator(".sc-debug-revision")
+    expect(caption).to_have_text(re.compile(r'action \{"increment":\{\}\}$'), timeout=5_000)
+    revisions.get_by_label("Revision", exact=True).fill("0")
+    expect(revisions.locator(".sc-debug-revision-state")).to_contain_text("count: 0")
+
+    # A tab's own counter: the restore goes through the reducer like a click.
+    revisions.get_by_role("button", name="Restore this revision").click()
+    expect(page.locator("#count")).to_have_text("0", timeout=5_000)
+    expect(revisions.locator(".sc-debug-restore-outcome")).to_have_text(re.compile(r"restored$"), timeout=5_000)
+    newest = revisions.get_by_label("Compare with revision").locator("option").last.get_attribute("value")
+    revisions.get_by_label("Revision", exact=True).fill("99")
+    expect(caption).to_have_text(re.compile(rf'^rev {newest} .*action \{{"restoreCount":\{{"count":0\}}\}}$'))
+
+    # A room: its access rule refuses, and nothing changes.
+    room = open_page(f"{server.origin}/counter.html?room=restore-{server.port}&debug")
+    expect(room.locator(".demo-topic")).to_have_class(re.compile(r"\bsc-ready\b"), timeout=5_000)
+    room.locator("#increment").click(timeout=5_000)
+    expect(room.locator("#count")).to_have_text("1", timeout=5_000)
+    shared = room.locator(".sc-debug-revisions")
+    shared.get_by_label("Revision", exact=True).fill("0")
+    shared.get_by_role("button", name="Restore this revision").click()
+    expect(shared.locator(".sc-debug-restore-outcome")).to_have_text(re.compile(r"refused: .+"), timeout=5_000)
+    expect(room.locator("#count")).to_have_text("1", timeout=1_000)

@@ -50,6 +50,14 @@ struct CounterTests {
     await store.finish()
   }
 
+  @Test func restoringARevisionSetsTheCountThroughTheReducer() async {
+    let store = makeStore(Counter.State(count: 5, isLoadingFavorites: false))
+    await store.send(.client(.restoreCount(count: 2))) { $0.count = 2 }
+    // The same count again changes nothing.
+    await store.send(.client(.restoreCount(count: 2)))
+    await store.finish()
+  }
+
   @Test func asksForTheNthPrime() async {
     let store = makeStore(Counter.State(count: 5, isLoadingFavorites: false))
     await store.send(.client(.askNthPrime)) { $0.nthPrime = .computing(n: 5) }

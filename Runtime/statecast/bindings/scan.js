@@ -61,6 +61,7 @@ const KNOWN = new Set([
   "data-sc-location",
   "data-sc-debounce",
   "data-sc-predict",
+  "data-sc-restore",
   "data-sc-reset",
   "data-sc-cloak",
   "data-sc-error",

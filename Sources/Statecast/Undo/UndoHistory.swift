@@ -17,7 +17,8 @@
 ///   later change of someone else is never silently reverted.)
 /// - **Bounded.** Each member keeps at most ``depth`` undo and ``depth`` redo entries
 ///   (the oldest go first), and the history holds at most ``memberLimit`` members (the
-///   one idle longest is forgotten first).
+///   one idle longest is forgotten first). The history is part of the state, so its
+///   size counts: at most `2 × depth × memberLimit` entries, each holding one step.
 public struct UndoHistory<Step: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
   /// One member's lists and last notice.
   public struct Member: Codable, Equatable, Sendable {
@@ -40,7 +41,7 @@ public struct UndoHistory<Step: Codable & Equatable & Sendable>: Codable, Equata
   /// Counts recorded changes; orders members by activity.
   public private(set) var clock: Int = 0
 
-  public init(depth: Int = 50, memberLimit: Int = 100) {
+  public init(depth: Int = 20, memberLimit: Int = 50) {
     self.depth = max(depth, 1)
     self.memberLimit = max(memberLimit, 1)
   }
@@ -98,13 +99,14 @@ public struct UndoHistory<Step: Codable & Equatable & Sendable>: Codable, Equata
 
   /// Marks every other member's entries that overlap `targets` as overwritten.
   private mutating func touch(_ targets: [String], by member: Viewer) {
-    for id in members.keys where id != member.id {
-      for list in [\Member.undo, \Member.redo] {
-        for index in members[id]![keyPath: list].indices
-        where members[id]![keyPath: list][index].overlaps(targets) {
-          members[id]![keyPath: list][index].overwrittenBy = member.name
-        }
+    for (id, var lists) in members where id != member.id {
+      for index in lists.undo.indices where lists.undo[index].overlaps(targets) {
+        lists.undo[index].overwrittenBy = member.name
       }
+      for index in lists.redo.indices where lists.redo[index].overlaps(targets) {
+        lists.redo[index].overwrittenBy = member.name
+      }
+      members[id] = lists
     }
   }
 

@@ -17,6 +17,10 @@ extension Counter {
         state.count -= 1
         return .none
 
+      case .client(.restoreCount(let count)):
+        state.count = count
+        return .none
+
       case .client(.askNthPrime):
         let n = state.count
         guard (1...largestAskableN).contains(n) else { return .none }

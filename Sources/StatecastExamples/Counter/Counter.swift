@@ -26,7 +26,8 @@ public import Statecast
 /// ## Client actions
 /// `{"increment":{}}`, `{"decrement":{}}`, `{"askNthPrime":{}}`, `{"cancelNthPrime":{}}`,
 /// `{"addFavoritePrime":{}}` (adds the current count when it is prime),
-/// `{"removeFavoritePrime":{"prime":7}}`.
+/// `{"removeFavoritePrime":{"prime":7}}`, `{"restoreCount":{"count":3}}` (the debug
+/// panel's "Restore this revision", which the demo allows in a tab's own counter only).
 public enum Counter: Feature {
   /// The largest `n` the counter answers "what is the nth prime?" for (the 100,000th
   /// prime is 1,299,709), so that one request cannot occupy the server for long.
@@ -98,6 +99,9 @@ public enum Counter: Feature {
     case cancelNthPrime
     case addFavoritePrime
     case removeFavoritePrime(prime: Int)
+    /// Puts the count back to what an earlier revision showed: restoring a revision is an
+    /// action like any other, so the reducer and the route's access rules decide.
+    case restoreCount(count: Int)
   }
 
   /// Ids under which the counter's effects can be cancelled.

@@ -1738,6 +1738,7 @@ const KNOWN = new Set([
 "data-sc-location",
 "data-sc-debounce",
 "data-sc-predict",
+"data-sc-restore",
 "data-sc-reset",
 "data-sc-cloak",
 "data-sc-error",
@@ -3615,6 +3616,17 @@ if (upload.id !== null) this.#byId.delete(upload.id);
 }
 }
 
+// ---- statecast/restore-action.js ----
+
+function restoreAction(document, window, name, state) {
+for (const element of document.querySelectorAll("[data-sc-topic][data-sc-restore]")) {
+if (topicName(element.getAttribute("data-sc-topic"), window) !== name) continue;
+const template = parseActionTemplate(element.getAttribute("data-sc-restore"));
+return fillTemplate(template, { scope: { value: state, root: state } });
+}
+return undefined;
+}
+
 // ---- statecast/index.js ----
 
 export { Client };
@@ -3711,7 +3723,12 @@ if (debug) {
 import("./statecast/debug.js")
 .then(({ installDebugPanel }) => {
 stopBacklog();
-installDebugPanel(client, document, { backlog, applyPatch, requestFrame: (fn) => requestAnimationFrame(fn) });
+installDebugPanel(client, document, {
+backlog,
+applyPatch,
+restoreAction: (name, state) => restoreAction(document, window, name, state),
+requestFrame: (fn) => requestAnimationFrame(fn),
+});
 })
 .catch((error) => console.error("statecast: cannot load the debug panel", error));
 }
@@ -4331,9 +4348,10 @@ const MAX_CHILDREN = 200;
 /**
  * @param {import("./client.js").Client} client
  * @param {any} document
- * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[], applyPatch?: (document: unknown, ops: any[]) => { document: unknown } }} [options]
+ * @param {{ requestFrame?: (fn: () => void) => void, backlog?: { direction: "in" | "out", message: any, bytes: number }[], applyPatch?: (document: unknown, ops: any[]) => { document: unknown }, restoreAction?: (topic: string, state: unknown) => unknown }} [options]
  *   `requestFrame` schedules a state-tree refresh; `backlog` holds messages traced before the panel loaded;
- *   `applyPatch` (the runtime's) turns on the revisions section
+ *   `applyPatch` (the runtime's) turns on the revisions section; `restoreAction` gives the
+ *   action the page declares to restore a topic to a revision's state (`restore-action.js`)
  * @returns {{ element: any, close: () => void }}
  */
 export function installDebugPanel(client, document, options = {}) {
@@ -4486,7 +4504,19 @@ export function installDebugPanel(client, document, options = {}) {
     toggle.textContent = collapsed ? "Show" : "Hide";
   });
 
-  const revisions = history ? revisionView(document, history, tree) : null;
+  /** Sends the page's restore action for a revision; resolves with what happened, in words. */
+  const restore = async (/** @type {string} */ name, /** @type {unknown} */ state) => {
+    const action = options.restoreAction?.(name, state);
+    const topic = client.topics.get(name);
+    if (action === undefined || !topic) return "this page declares no way to restore it (data-sc-restore)";
+    try {
+      await topic.send(action);
+      return "restored";
+    } catch (/** @type {any} */ error) {
+      return `refused: ${error?.message ?? error}`;
+    }
+  };
+  const revisions = history ? revisionView(document, history, tree, restore) : null;
   if (revisions) body.append(make("h2", "sc-debug-heading", "Revisions"), revisions.element);
 
   for (const entry of options.backlog ?? []) addEntry(entry);
@@ -4764,9 +4794,11 @@ export function compareStates(before, after, pointer = "") {
  * @param {any} document
  * @param {RevisionLog} log
  * @param {(value: unknown, topic: string, pointer: string) => any} tree draws a state as the panel's tree
+ * @param {(topic: string, state: unknown) => Promise<string>} [restore] sends the page's action
+ *   that restores the topic to a revision's state; resolves with the outcome, in words
  * @returns {{ element: any, refresh: () => void }}
  */
-export function revisionView(document, log, tree) {
+export function revisionView(document, log, tree, restore) {
   const make = (/** @type {string} */ tag, /** @type {string} */ className, /** @type {string} */ text = "") => {
     const element = document.createElement(tag);
     if (className) element.className = className;
@@ -4791,11 +4823,18 @@ export function revisionView(document, log, tree) {
   const caption = make("p", "sc-debug-revision");
   const change = make("pre", "sc-debug-json sc-debug-change");
   const state = make("div", "sc-debug-revision-state");
+  const restoreButton = make("button", "sc-debug-button", "Restore this revision");
+  restoreButton.setAttribute("type", "button");
+  const restoreOutcome = make("span", "sc-debug-restore-outcome");
+  restoreOutcome.setAttribute("role", "status");
+  const restoreLine = make("div", "sc-debug-controls");
+  restoreLine.append(restoreButton, restoreOutcome);
+  restoreLine.hidden = !restore;
   const compareLine = make("div", "sc-debug-controls");
   compareLine.append(make("span", "", "Compare with "), compareWith);
   const differences = make("ul", "sc-debug-differences");
   const exporter = exportControls(document, make, labelled, () => log.recording(topic()));
-  section.append(controls, caption, change, state, compareLine, differences, exporter);
+  section.append(controls, caption, change, state, restoreLine, compareLine, differences, exporter);
 
   /** Where the scrubber is: `null` follows the newest revision. */
   let selected = /** @type {number | null} */ (null);
@@ -4857,6 +4896,14 @@ export function revisionView(document, log, tree) {
     selected = index >= last ? null : Math.max(index, 0);
     render();
   };
+  restoreButton.addEventListener("click", () => {
+    const revision = log.revisions(topic())[Number(scrubber.value)];
+    if (!revision || !restore) return;
+    restoreOutcome.textContent = "…";
+    restore(topic(), revision.state).then((outcome) => {
+      restoreOutcome.textContent = `rev ${revision.rev}: ${outcome}`;
+    });
+  });
   back.addEventListener("click", () => select(Number(scrubber.value) - 1));
   forward.addEventListener("click", () => select(Number(scrubber.value) + 1));
   scrubber.addEventListener("input", () => select(Number(scrubber.value)));
