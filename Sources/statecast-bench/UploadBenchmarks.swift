@@ -13,7 +13,8 @@ func runUploadBenchmarks() async throws {
   configuration.port = 0
   configuration.publicDirectory = nil
   configuration.echo = true
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statecast-bench-\(UUID().uuidString)")
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "statecast-bench-\(UUID().uuidString)")
   configuration.uploadDirectory = directory.path
   let server = StatecastServer(
     configuration: configuration, routes: [.perSession("uploads", BenchUploads.self, dependencies: ())])
@@ -43,7 +44,9 @@ func runUploadBenchmarks() async throws {
 
   let megabytes = Double(size) / 1e6
   let uploadMedian = median(uploadSeconds)
-  func rate(_ bytes: Double, _ seconds: Double) -> String { String(format: "%.0f MB/s", bytes / 1e6 / seconds) }
+  func rate(_ bytes: Double, _ seconds: Double) -> String {
+    String(format: "%.0f MB/s", bytes / 1e6 / seconds)
+  }
   printTable(
     "uploads: throughput over loopback (\(String(format: "%.0f", megabytes)) MB, 64 KB chunks, 4 in flight)",
     [
@@ -60,7 +63,11 @@ func runUploadBenchmarks() async throws {
         name: "\(concurrent) uploads at once, \(UploadLimits.describe(each)) each",
         columns: [
           ("rate", rate(Double(each * concurrent), concurrentSeconds)),
-          ("× floor", String(format: "%.2f", (Double(each * concurrent) / concurrentSeconds) / (Double(size) / floorSeconds))),
+          (
+            "× floor",
+            String(
+              format: "%.2f", (Double(each * concurrent) / concurrentSeconds) / (Double(size) / floorSeconds))
+          ),
         ]),
     ])
   try await runUploadsInFlight(count: isQuickRun ? 10 : 100)
@@ -101,7 +108,10 @@ private func runUploadsInFlight(count: Int) async throws {
         columns: [
           ("RSS before", String(format: "%.1f MB", Double(before) / 1e6)),
           ("after", String(format: "%.1f MB", Double(after) / 1e6)),
-          ("per upload (with its session)", String(format: "%.1f KB", Double(after - before) / Double(count) / 1e3)),
+          (
+            "per upload (with its session)",
+            String(format: "%.1f KB", Double(after - before) / Double(count) / 1e3)
+          ),
         ])
     ])
 }
@@ -120,10 +130,12 @@ private enum BenchUploads: UploadingFeature {
   static func embed(_ action: Int) -> Int { action }
   static func viewState(_ state: Int) -> Int { state }
   static func makeStore(dependencies: Void) -> Store<Int, Int> {
-    Store(initialState: 0, reducer: Reducer { state, action in
-      state += action
-      return .none
-    })
+    Store(
+      initialState: 0,
+      reducer: Reducer { state, action in
+        state += action
+        return .none
+      })
   }
 }
 
@@ -149,7 +161,9 @@ private func header(_ id: String, offset: Int) -> [UInt8] {
   while let high = digits.next(), let low = digits.next() {
     bytes.append(UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) ?? 0)
   }
-  for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: offset >> shift)) }
+  for shift in stride(from: 56, through: 0, by: -8) {
+    bytes.append(UInt8(truncatingIfNeeded: offset >> shift))
+  }
   return bytes
 }
 

@@ -45,9 +45,11 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// Announces an upload of `name` to `topic`; refused per the topic's limits.
   /// Returns the reply's fields: the new upload's id, offset 0, chunk size and window.
+  /// An empty file is complete at once: it reaches the store before the reply, which
+  /// says `done` and carries its hash (no chunk, no `upload_done`).
   func start(
     topic: String, target: TopicUploads, session: Session, name: String, size: Int, type: String
-  ) throws(ProtocolError) -> [(String, JSON)] {
+  ) async throws(ProtocolError) -> [(String, JSON)] {
     let (files, bytes) = usage(of: session.id, on: topic)
     if let refusal = target.limits.refusal(name: name, type: type, size: size, files: files, bytes: bytes) {
       throw ProtocolError(.uploadRefused, refusal)
@@ -56,7 +58,9 @@ final class UploadRegistry: @unchecked Sendable {
     let path = directory.appendingPathComponent(id)
     do {
       try prepareDirectory()
-      guard FileManager.default.createFile(atPath: path.path, contents: nil, attributes: [.posixPermissions: 0o600])
+      guard
+        FileManager.default.createFile(
+          atPath: path.path, contents: nil, attributes: [.posixPermissions: 0o600])
       else { throw CocoaError(.fileWriteUnknown) }
     } catch {
       logger.error("cannot create an upload's file", metadata: ["error": "\(error)"])
@@ -66,12 +70,21 @@ final class UploadRegistry: @unchecked Sendable {
     let upload = Upload(
       id: id, session: session, topic: topic, name: name, type: type, size: size, path: path, target: target,
       progress: UploadProgress(size: size, maxInFlight: Self.maxInFlight), queue: queue)
+    if size == 0 { queue.finish() }
+    if size == 0 {
+      let file = upload.file(sha256: SHA256Digest().finish())
+      lock.withLock { uploads[id] = upload }
+      await target.deliver(file)
+      lock.withLock { upload.progress.finished() }
+      return reply(upload, offset: 0) + [("sha256", .string(file.sha256))]
+    }
     let record: JSON = .object([
       "session": .string(session.id), "topic": .string(topic), "name": .string(name), "type": .string(type),
       "size": .int(Int64(size)),
     ])
     _ = FileManager.default.createFile(
-      atPath: upload.recordPath.path, contents: Data(record.serialized()), attributes: [.posixPermissions: 0o600])
+      atPath: upload.recordPath.path, contents: Data(record.serialized()),
+      attributes: [.posixPermissions: 0o600])
     lock.withLock { uploads[id] = upload }
     Task { await self.write(upload, writes, digest: SHA256Digest()) }
     return reply(upload, offset: 0)
@@ -79,7 +92,9 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// Continues an upload after a reconnect: answers once every chunk the server
   /// accepted is written, with the offset to send from.
-  func resume(_ id: String, session: Session, topics: TopicRegistry) async throws(ProtocolError) -> [(String, JSON)] {
+  func resume(_ id: String, session: Session, topics: TopicRegistry) async throws(ProtocolError) -> [(
+    String, JSON
+  )] {
     let upload: Upload
     do {
       upload = try owned(id, by: session)
@@ -108,7 +123,8 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// An upload a previous process of this server left on disk, taken up again by the
   /// session that announced it: its bytes are hashed again and it goes on from there.
-  private func restore(_ id: String, session: Session, topics: TopicRegistry) throws(ProtocolError) -> Upload {
+  private func restore(_ id: String, session: Session, topics: TopicRegistry) throws(ProtocolError) -> Upload
+  {
     let unknown = ProtocolError(.unknownUpload, "no upload \(id) here")
     let path = directory.appendingPathComponent(id)
     guard keepsPartialUploads,
@@ -117,17 +133,22 @@ final class UploadRegistry: @unchecked Sendable {
       record["session"] == .string(session.id), case .string(let topic)? = record["topic"],
       case .string(let name)? = record["name"], case .string(let type)? = record["type"],
       case .int(let size)? = record["size"],
-      let written = ((try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? NSNumber)?.intValue,
+      let written = ((try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? NSNumber)?
+        .intValue,
       written <= size, let reader = FileHandle(forReadingAtPath: path.path)
     else { throw unknown }
     let target = try topics.uploads(on: topic, of: session.id)
     let digest = SHA256Digest()
-    while let block = try? reader.read(upToCount: 1 << 20), !block.isEmpty { digest.update(ArraySlice(block)) }
+    while let block = try? reader.read(upToCount: 1 << 20), !block.isEmpty {
+      digest.update(ArraySlice(block))
+    }
     try? reader.close()
     let (writes, queue) = AsyncStream.makeStream(of: Upload.Write.self, bufferingPolicy: .unbounded)
     let upload = Upload(
-      id: id, session: session, topic: topic, name: name, type: type, size: Int(size), path: path, target: target,
-      progress: UploadProgress(size: Int(size), maxInFlight: Self.maxInFlight, written: written), queue: queue)
+      id: id, session: session, topic: topic, name: name, type: type, size: Int(size), path: path,
+      target: target,
+      progress: UploadProgress(size: Int(size), maxInFlight: Self.maxInFlight, written: written), queue: queue
+    )
     let existing = lock.withLock { () -> Upload? in
       if let existing = uploads[id] { return existing }
       uploads[id] = upload
@@ -205,7 +226,7 @@ final class UploadRegistry: @unchecked Sendable {
   private func write(_ upload: Upload, _ writes: AsyncStream<Upload.Write>, digest: SHA256Digest) async {
     var handle = FileHandle(forWritingAtPath: upload.path.path)
     _ = try? handle?.seekToEnd()
-    if lock.withLock({ upload.progress.phase == .finishing }) {  // an empty file
+    if lock.withLock({ upload.progress.phase == .finishing }) {  // complete on disk before a restart
       await finish(upload, digest: digest, handle: &handle)
     }
     for await write in writes {
@@ -252,7 +273,8 @@ final class UploadRegistry: @unchecked Sendable {
     }
     upload.queue.finish()
     send(
-      UploadMessage.error(upload.id, offset: 0, code: "unavailable", message: "the server could not store the file"),
+      UploadMessage.error(
+        upload.id, offset: 0, code: "unavailable", message: "the server could not store the file"),
       for: upload)
   }
 
@@ -307,7 +329,8 @@ extension UploadRegistry {
     switch message {
     case .upload(let topic, let name, let size, let type):
       let target = try topics.uploads(on: topic, of: session.id)
-      return try start(topic: topic, target: target, session: session, name: name, size: size, type: type)
+      return try await start(
+        topic: topic, target: target, session: session, name: name, size: size, type: type)
     case .uploadResume(let id):
       return try await resume(id, session: session, topics: topics)
     case .uploadCancel(let id):
