@@ -57,7 +57,7 @@ func runUploadBenchmarks() async throws {
         name: "one upload: announce, chunks, acks, SHA-256, action (median of \(uploadSeconds.count))",
         columns: [
           ("rate", rate(Double(size), uploadMedian)),
-          ("× floor", String(format: "%.2f", floorSeconds / uploadMedian)),
+          ("of floor", String(format: "%.2f", floorSeconds / uploadMedian)),
         ]),
       BenchRow(
         name: "\(concurrent) uploads at once, \(UploadLimits.describe(each)) each",
