@@ -13,6 +13,8 @@ DEMOS = [
     ("annotation-filters", "/annotation-filters.html", "Annotation filters"),
     ("music", "/music/artist/42?song=7", "Music deep links"),
     ("board", "/board.html?room=team", "Shared board"),
+    ("signup", "/signup.html", "Sign up"),
+    ("uploads", "/uploads.html", "Uploads"),
 ]
 
 
