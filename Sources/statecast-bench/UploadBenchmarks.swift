@@ -48,7 +48,7 @@ func runUploadBenchmarks() async throws {
     String(format: "%.0f MB/s", bytes / 1e6 / seconds)
   }
   printTable(
-    "uploads: throughput over loopback (\(String(format: "%.0f", megabytes)) MB, 64 KB chunks, 4 in flight)",
+    "uploads: throughput over loopback (\(String(format: "%.0f", megabytes)) MB, 64 KB chunks, 8 in flight)",
     [
       BenchRow(
         name: "/echo, same chunks and window (transport floor)",
@@ -104,7 +104,7 @@ private func runUploadsInFlight(count: Int) async throws {
     "uploads: server memory per upload in flight (demo server process RSS)",
     [
       BenchRow(
-        name: "\(count) tabs, one 20 MB upload each, 4 chunks written",
+        name: "\(count) tabs, one 20 MB upload each, 8 chunks written",
         columns: [
           ("RSS before", String(format: "%.1f MB", Double(before) / 1e6)),
           ("after", String(format: "%.1f MB", Double(after) / 1e6)),
@@ -220,7 +220,7 @@ private func echoWindowed(url: String, data: [UInt8], client: WebSocketClient) a
   let socket = try await client.connect(to: url)
   var events = socket.events.makeAsyncIterator()
   let chunk = 65_536 - 24
-  let window = 4
+  let window = 8
   let started = nowNanoseconds()
   var sent = 0
   var received = 0

@@ -17,9 +17,9 @@ import StatecastTransport
 /// never held across an `await` or a call out, except the non-blocking queue `yield`.
 final class UploadRegistry: @unchecked Sendable {
   /// Chunks a client may have unacknowledged (told in every `upload` reply).
-  static let window = 4
+  static let window = 8
   /// Accepted chunks one upload may have waiting for the disk; beyond, chunks are refused.
-  static let maxInFlight = 8
+  static let maxInFlight = 16
 
   /// The most bytes of data in one chunk: a chunk's message fits the message limit.
   let chunkSize: Int
