@@ -52,7 +52,7 @@ func runUploadBenchmarks() async throws {
     [
       BenchRow(
         name: "/echo, same chunks and window (transport floor)",
-        columns: [("rate", rate(Double(size), floorSeconds)), ("× floor", "1.00")]),
+        columns: [("rate", rate(Double(size), floorSeconds)), ("of floor", "1.00")]),
       BenchRow(
         name: "one upload: announce, chunks, acks, SHA-256, action (median of \(uploadSeconds.count))",
         columns: [
@@ -64,7 +64,7 @@ func runUploadBenchmarks() async throws {
         columns: [
           ("rate", rate(Double(each * concurrent), concurrentSeconds)),
           (
-            "× floor",
+            "of floor",
             String(
               format: "%.2f", (Double(each * concurrent) / concurrentSeconds) / (Double(size) / floorSeconds))
           ),
