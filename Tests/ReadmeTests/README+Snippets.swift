@@ -83,7 +83,7 @@ func snippet3() async throws {
     _ = server
 }
 
-/// README.md, line 399.
+/// README.md, line 410.
 func snippet4() async throws {
     var configuration = ServerConfiguration()
     let registry = PrometheusCollectorRegistry()
