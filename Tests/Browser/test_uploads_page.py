@@ -3,6 +3,7 @@ dropped mid-upload, and a file over the limit refused with nothing kept."""
 
 import hashlib
 import pathlib
+import time
 
 from playwright.sync_api import expect
 
@@ -115,3 +116,19 @@ def test_a_file_over_the_limit_is_refused_with_its_reason_and_nothing_is_kept(se
     expect(page.locator("#received .received-file")).to_have_count(0)
     uploads = pathlib.Path(server.data.name) / "uploads"
     assert not uploads.exists() or list(uploads.iterdir()) == []
+
+
+def test_cancel_stops_an_upload_and_the_server_keeps_nothing(server, open_page):
+    page = open_page(f"{server.origin}/uploads.html")
+    page.evaluate(CHOOSE_FILES, [["cancelled.bin", 20 << 20, 23]])
+    row = page.locator(".sc-upload")
+    page.wait_for_function("() => Number(document.querySelector('.sc-upload progress')?.value) >= 5")
+    row.locator(".sc-upload-cancel").click()
+    expect(row).to_have_attribute("data-state", "cancelled")
+    expect(row.locator(".sc-upload-cancel")).to_be_hidden()
+    uploads = pathlib.Path(server.data.name) / "uploads"
+    deadline = time.monotonic() + 10
+    while list(uploads.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(uploads.iterdir()) == []
+    expect(page.locator("#received .received-file")).to_have_count(0)
