@@ -132,3 +132,18 @@ def test_cancel_stops_an_upload_and_the_server_keeps_nothing(server, open_page):
         time.sleep(0.05)
     assert list(uploads.iterdir()) == []
     expect(page.locator("#received .received-file")).to_have_count(0)
+
+
+def test_an_upload_goes_on_after_the_server_restarts(restartable_server, open_page, problems):
+    server = restartable_server()
+    page = open_page(f"{server.origin}/uploads.html")
+    hashes = page.evaluate(CHOOSE_FILES, [["restarted.bin", 24 << 20, 29]])
+    page.wait_for_function("() => Number(document.querySelector('.sc-upload progress')?.value) >= 10")
+    problems.allow(r"WebSocket connection to .* failed")
+    assert server.stop() == 0  # a deploy: the socket is closed with 1012, the partial file kept
+    progress = page.evaluate("() => Number(document.querySelector('.sc-upload progress').value)")
+    assert progress < 100, "the upload finished before the restart"
+    server.start()
+    row = page.locator(".sc-upload")
+    expect(row).to_have_attribute("data-state", "done", timeout=30_000)
+    assert received(page) == [["restarted.bin", hashes["restarted.bin"]]]
