@@ -21,6 +21,9 @@ final class UploadRegistry: @unchecked Sendable {
   /// Accepted chunks one upload may have waiting for the disk; beyond, chunks are refused.
   static let maxInFlight = 16
 
+  /// The fields of a reply (see ``ServerMessage/ok(ref:_:)``).
+  typealias ReplyFields = [(String, JSON)]
+
   /// The most bytes of data in one chunk: a chunk's message fits the message limit.
   let chunkSize: Int
   private let directory: URL
@@ -49,7 +52,7 @@ final class UploadRegistry: @unchecked Sendable {
   /// says `done` and carries its hash (no chunk, no `upload_done`).
   func start(
     topic: String, target: TopicUploads, session: Session, name: String, size: Int, type: String
-  ) async throws(ProtocolError) -> [(String, JSON)] {
+  ) async throws(ProtocolError) -> ReplyFields {
     let (files, bytes) = usage(of: session.id, on: topic)
     if let refusal = target.limits.refusal(name: name, type: type, size: size, files: files, bytes: bytes) {
       throw ProtocolError(.uploadRefused, refusal)
@@ -70,8 +73,8 @@ final class UploadRegistry: @unchecked Sendable {
     let upload = Upload(
       id: id, session: session, topic: topic, name: name, type: type, size: size, path: path, target: target,
       progress: UploadProgress(size: size, maxInFlight: Self.maxInFlight), queue: queue)
-    if size == 0 { queue.finish() }
     if size == 0 {
+      queue.finish()
       let file = upload.file(sha256: SHA256Digest().finish())
       lock.withLock { uploads[id] = upload }
       await target.deliver(file)
@@ -92,9 +95,9 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// Continues an upload after a reconnect: answers once every chunk the server
   /// accepted is written, with the offset to send from.
-  func resume(_ id: String, session: Session, topics: TopicRegistry) async throws(ProtocolError) -> [(
-    String, JSON
-  )] {
+  func resume(_ id: String, session: Session, topics: TopicRegistry) async throws(ProtocolError)
+    -> ReplyFields
+  {
     let upload: Upload
     do {
       upload = try owned(id, by: session)
@@ -300,7 +303,7 @@ final class UploadRegistry: @unchecked Sendable {
     }
   }
 
-  private func reply(_ upload: Upload, offset: Int) -> [(String, JSON)] {
+  private func reply(_ upload: Upload, offset: Int) -> ReplyFields {
     let phase = lock.withLock { upload.progress.phase }
     return [
       ("upload", .string(upload.id)), ("offset", .int(Int64(offset))), ("chunk", .int(Int64(chunkSize))),
@@ -324,7 +327,7 @@ extension UploadRegistry {
   /// Handles an `upload`, `upload_resume` or `upload_cancel` of `session`; returns the
   /// reply's fields.
   func handle(_ message: ClientMessage, session: Session, topics: TopicRegistry) async throws(ProtocolError)
-    -> [(String, JSON)]
+    -> ReplyFields
   {
     switch message {
     case .upload(let topic, let name, let size, let type):
