@@ -41,7 +41,9 @@ import Testing
     var errors = FieldErrors(["password": "At least 12 characters"])
     errors.add("Enter a name", to: "name")
     errors.add("At most 40 characters", to: "name")
-    let json = String(decoding: try JSONEncoder().encode(errors), as: UTF8.self)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let json = String(decoding: try encoder.encode(errors), as: UTF8.self)
     #expect(json == #"{"name":"Enter a name","password":"At least 12 characters"}"#)
   }
 
