@@ -3476,7 +3476,7 @@ this.id = id;
 this.chunkSize = reply.chunk;
 this.window = reply.window;
 this.events.announced?.(id);
-this.#continueFrom(reply.offset, reply.done);
+this.#continueFrom(reply.offset, reply.done, reply.sha256);
 }
 async resume() {
 if (this.id === null || (this.state !== "sending" && this.state !== "paused")) return;
@@ -3484,7 +3484,7 @@ this.state = "paused";
 const reply = await this.port.request({ op: "upload_resume", upload: this.id }).catch(() => null);
 if (reply === null || this.state !== "paused") return;
 if (reply.status !== "ok") return this.#fail(reply.error?.message ?? "the server no longer has this upload");
-this.#continueFrom(reply.offset, reply.done);
+this.#continueFrom(reply.offset, reply.done, reply.sha256);
 }
 cancel() {
 if (this.state === "done" || this.state === "failed" || this.state === "cancelled") return;
@@ -3513,13 +3513,13 @@ this.sent = Math.max(this.acknowledged, Math.min(this.sent, message.offset));
 this.#pump();
 }
 }
-#continueFrom(offset, done) {
+#continueFrom(offset, done, sha256 = "") {
 this.acknowledged = offset;
 this.sent = offset;
 this.events.progress?.(offset, this.file.size);
 if (done) {
 this.state = "done";
-this.events.done?.({ size: this.file.size, sha256: "" });
+this.events.done?.({ size: this.file.size, sha256 });
 return;
 }
 this.state = "sending";

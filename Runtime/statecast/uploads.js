@@ -96,7 +96,7 @@ export class Upload {
     this.chunkSize = reply.chunk;
     this.window = reply.window;
     this.events.announced?.(id);
-    this.#continueFrom(reply.offset, reply.done);
+    this.#continueFrom(reply.offset, reply.done, reply.sha256);
   }
 
   /** Asks the server where to continue, after the socket came back. */
@@ -106,7 +106,7 @@ export class Upload {
     const reply = await this.port.request({ op: "upload_resume", upload: this.id }).catch(() => null);
     if (reply === null || this.state !== "paused") return;
     if (reply.status !== "ok") return this.#fail(reply.error?.message ?? "the server no longer has this upload");
-    this.#continueFrom(reply.offset, reply.done);
+    this.#continueFrom(reply.offset, reply.done, reply.sha256);
   }
 
   /** Stops the upload; the server removes what it received. */
@@ -146,14 +146,15 @@ export class Upload {
   /**
    * @param {number} offset
    * @param {boolean} done
+   * @param {string} [sha256] the server's hash, when the reply has it (an empty file)
    */
-  #continueFrom(offset, done) {
+  #continueFrom(offset, done, sha256 = "") {
     this.acknowledged = offset;
     this.sent = offset;
     this.events.progress?.(offset, this.file.size);
     if (done) {
       this.state = "done";
-      this.events.done?.({ size: this.file.size, sha256: "" });
+      this.events.done?.({ size: this.file.size, sha256 });
       return;
     }
     this.state = "sending";

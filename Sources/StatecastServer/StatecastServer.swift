@@ -105,7 +105,8 @@ public final class StatecastServer: Service, Sendable {
       } ?? capture
     let uploads = UploadRegistry(
       directory: configuration.uploadDirectory.map { URL(fileURLWithPath: $0) }
-        ?? FileManager.default.temporaryDirectory.appendingPathComponent("statecast-uploads-\(SessionID.make())"),
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+          "statecast-uploads-\(SessionID.make())"),
       keepsPartialUploads: configuration.uploadDirectory != nil, maxMessageSize: configuration.maxMessageSize,
       sink: relay, logger: configuration.logger(for: .topics))
     topics = TopicRegistry(

@@ -13,7 +13,8 @@ func runUploadBenchmarks() async throws {
   configuration.port = 0
   configuration.publicDirectory = nil
   configuration.echo = true
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statecast-bench-\(UUID().uuidString)")
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "statecast-bench-\(UUID().uuidString)")
   configuration.uploadDirectory = directory.path
   let server = StatecastServer(
     configuration: configuration, routes: [.perSession("uploads", BenchUploads.self, dependencies: ())])
@@ -43,24 +44,30 @@ func runUploadBenchmarks() async throws {
 
   let megabytes = Double(size) / 1e6
   let uploadMedian = median(uploadSeconds)
-  func rate(_ bytes: Double, _ seconds: Double) -> String { String(format: "%.0f MB/s", bytes / 1e6 / seconds) }
+  func rate(_ bytes: Double, _ seconds: Double) -> String {
+    String(format: "%.0f MB/s", bytes / 1e6 / seconds)
+  }
   printTable(
-    "uploads: throughput over loopback (\(String(format: "%.0f", megabytes)) MB, 64 KB chunks, 4 in flight)",
+    "uploads: throughput over loopback (\(String(format: "%.0f", megabytes)) MB, 64 KB chunks, 8 in flight)",
     [
       BenchRow(
         name: "/echo, same chunks and window (transport floor)",
-        columns: [("rate", rate(Double(size), floorSeconds)), ("× floor", "1.00")]),
+        columns: [("rate", rate(Double(size), floorSeconds)), ("of floor", "1.00")]),
       BenchRow(
         name: "one upload: announce, chunks, acks, SHA-256, action (median of \(uploadSeconds.count))",
         columns: [
           ("rate", rate(Double(size), uploadMedian)),
-          ("× floor", String(format: "%.2f", floorSeconds / uploadMedian)),
+          ("of floor", String(format: "%.2f", floorSeconds / uploadMedian)),
         ]),
       BenchRow(
         name: "\(concurrent) uploads at once, \(UploadLimits.describe(each)) each",
         columns: [
           ("rate", rate(Double(each * concurrent), concurrentSeconds)),
-          ("× floor", String(format: "%.2f", (Double(each * concurrent) / concurrentSeconds) / (Double(size) / floorSeconds))),
+          (
+            "of floor",
+            String(
+              format: "%.2f", (Double(each * concurrent) / concurrentSeconds) / (Double(size) / floorSeconds))
+          ),
         ]),
     ])
   try await runUploadsInFlight(count: isQuickRun ? 10 : 100)
@@ -97,11 +104,14 @@ private func runUploadsInFlight(count: Int) async throws {
     "uploads: server memory per upload in flight (demo server process RSS)",
     [
       BenchRow(
-        name: "\(count) tabs, one 20 MB upload each, 4 chunks written",
+        name: "\(count) tabs, one 20 MB upload each, 8 chunks written",
         columns: [
           ("RSS before", String(format: "%.1f MB", Double(before) / 1e6)),
           ("after", String(format: "%.1f MB", Double(after) / 1e6)),
-          ("per upload (with its session)", String(format: "%.1f KB", Double(after - before) / Double(count) / 1e3)),
+          (
+            "per upload (with its session)",
+            String(format: "%.1f KB", Double(after - before) / Double(count) / 1e3)
+          ),
         ])
     ])
 }
@@ -120,10 +130,12 @@ private enum BenchUploads: UploadingFeature {
   static func embed(_ action: Int) -> Int { action }
   static func viewState(_ state: Int) -> Int { state }
   static func makeStore(dependencies: Void) -> Store<Int, Int> {
-    Store(initialState: 0, reducer: Reducer { state, action in
-      state += action
-      return .none
-    })
+    Store(
+      initialState: 0,
+      reducer: Reducer { state, action in
+        state += action
+        return .none
+      })
   }
 }
 
@@ -149,7 +161,9 @@ private func header(_ id: String, offset: Int) -> [UInt8] {
   while let high = digits.next(), let low = digits.next() {
     bytes.append(UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) ?? 0)
   }
-  for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: offset >> shift)) }
+  for shift in stride(from: 56, through: 0, by: -8) {
+    bytes.append(UInt8(truncatingIfNeeded: offset >> shift))
+  }
   return bytes
 }
 
@@ -206,7 +220,7 @@ private func echoWindowed(url: String, data: [UInt8], client: WebSocketClient) a
   let socket = try await client.connect(to: url)
   var events = socket.events.makeAsyncIterator()
   let chunk = 65_536 - 24
-  let window = 4
+  let window = 8
   let started = nowNanoseconds()
   var sent = 0
   var received = 0

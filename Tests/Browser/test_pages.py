@@ -15,6 +15,8 @@ DEMOS = [
     ("board", "/board.html?room=team", "Shared board"),
     ("rows", "/rows.html", "100,000 rows"),
     ("live", "/live.html", "Live chart"),
+    ("signup", "/signup.html", "Sign up"),
+    ("uploads", "/uploads.html", "Uploads"),
 ]
 
 

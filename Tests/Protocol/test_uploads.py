@@ -82,10 +82,12 @@ def test_a_file_arrives_whole_with_the_servers_hash(server, uploader):
     assert (uploads_dir(server) / upload["upload"]).read_bytes() == data
 
 
-def test_an_empty_file_is_done_at_once(uploader):
+def test_an_empty_file_is_done_with_its_announcement(uploader):
     upload = announce(uploader, 0, name="empty.txt")
-    assert upload["status"] == "ok"
-    assert next_upload_message(uploader, "upload_done")["sha256"] == hashlib.sha256(b"").hexdigest()
+    assert upload["status"] == "ok" and upload["done"] is True
+    assert upload["sha256"] == hashlib.sha256(b"").hexdigest()
+    # The store had it before the reply.
+    assert [f["name"] for f in uploader.states["uploads"]["files"]] == ["empty.txt"]
 
 
 def test_chunks_out_of_order_are_refused_and_the_upload_goes_on(uploader):

@@ -83,7 +83,7 @@ func snippet3() async throws {
     _ = server
 }
 
-/// README.md, line 427.
+/// README.md, line 439.
 func snippet4() async throws {
     var configuration = ServerConfiguration()
     let registry = PrometheusCollectorRegistry()

@@ -12,7 +12,9 @@ struct SignupTests {
     TestStore(
       initialState: state,
       reducer: Signup.reducer(
-        dependencies: Signup.Dependencies(clock: clock) { Signup.Dependencies.takenNames.contains($0.lowercased()) }))
+        dependencies: Signup.Dependencies(clock: clock) {
+          Signup.Dependencies.takenNames.contains($0.lowercased())
+        }))
   }
 
   @Test func aNameLeftAloneIsCheckedAndATakenOneGetsItsError() async {
@@ -60,7 +62,8 @@ struct SignupTests {
     var state = Signup.State()
     #expect(
       Signup.errors(of: state).messages == [
-        "name": ["Enter a name"], "email": ["Enter your email address"], "password": ["At least 12 characters"],
+        "name": ["Enter a name"], "email": ["Enter your email address"],
+        "password": ["At least 12 characters"],
       ])
     state.name = String(repeating: "x", count: 41)
     state.email = "ada@example"

@@ -61,7 +61,9 @@ public struct FieldErrors: Sendable, Hashable, Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: FieldKey.self)
     for field in messages.keys.sorted() {
-      if let first = messages[field]?.first { try container.encode(first, forKey: FieldKey(stringValue: field)) }
+      if let first = messages[field]?.first {
+        try container.encode(first, forKey: FieldKey(stringValue: field))
+      }
     }
   }
 

@@ -35,7 +35,9 @@ public struct Validator<Value>: Sendable {
   }
 
   /// A value that passes `predicate`, or `message`.
-  public static func must(_ message: String, _ predicate: @escaping @Sendable (Value) -> Bool) -> Validator<Value> {
+  public static func must(_ message: String, _ predicate: @escaping @Sendable (Value) -> Bool) -> Validator<
+    Value
+  > {
     Validator { predicate($0) ? nil : message }
   }
 }
@@ -60,7 +62,9 @@ extension Validator where Value == String {
   public static func email(_ message: String = "Enter a valid email address") -> Validator<String> {
     must(message) { address in
       let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-      guard parts.count == 2, !parts[0].isEmpty, !address.contains(where: \.isWhitespace) else { return false }
+      guard parts.count == 2, !parts[0].isEmpty, !address.contains(where: \.isWhitespace) else {
+        return false
+      }
       let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
       return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
     }

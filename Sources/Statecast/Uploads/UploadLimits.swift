@@ -15,7 +15,9 @@ public struct UploadLimits: Sendable, Hashable {
   /// Bytes one session may upload in all, finished and in progress.
   public var sessionQuota: Int
 
-  public init(maxFileSize: Int = 10 << 20, maxFiles: Int = 20, types: [String] = [], sessionQuota: Int = 100 << 20) {
+  public init(
+    maxFileSize: Int = 10 << 20, maxFiles: Int = 20, types: [String] = [], sessionQuota: Int = 100 << 20
+  ) {
     self.maxFileSize = maxFileSize
     self.maxFiles = maxFiles
     self.types = types

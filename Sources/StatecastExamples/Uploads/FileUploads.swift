@@ -56,7 +56,8 @@ public enum FileUploads: UploadingFeature {
     ViewState(
       files: state.files.map {
         ViewState.File(
-          id: $0.id, name: $0.name, size: $0.size, sizeText: UploadLimits.describe($0.size), sha256: $0.sha256)
+          id: $0.id, name: $0.name, size: $0.size, sizeText: UploadLimits.describe($0.size), sha256: $0.sha256
+        )
       },
       limits:
         "Files up to \(UploadLimits.describe(uploadLimits.maxFileSize)), at most \(uploadLimits.maxFiles), "

@@ -22,7 +22,8 @@ extension ClientMessage {
       !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else {
       return .failure(
-        ProtocolError(.badMessage, "upload needs a \"name\" of 1 to \(maxUploadNameBytes) bytes, no control characters"))
+        ProtocolError(
+          .badMessage, "upload needs a \"name\" of 1 to \(maxUploadNameBytes) bytes, no control characters"))
     }
     guard let sizeValue = fields["size"], let size = integer(sizeValue), size >= 0, size < maxRef else {
       return .failure(ProtocolError(.badMessage, "upload needs a \"size\": a non-negative integer of bytes"))
@@ -30,10 +31,12 @@ extension ClientMessage {
     var type = ""
     switch fields["type"] {
     case nil, .null?: break
-    case .string(let value)? where value.utf8.count <= maxUploadTypeBytes && value.utf8.allSatisfy({ $0 > 32 && $0 < 127 }):
+    case .string(let value)?
+    where value.utf8.count <= maxUploadTypeBytes && value.utf8.allSatisfy({ $0 > 32 && $0 < 127 }):
       type = value
     default:
-      return .failure(ProtocolError(.badMessage, "\"type\" must be a media type of at most \(maxUploadTypeBytes) bytes"))
+      return .failure(
+        ProtocolError(.badMessage, "\"type\" must be a media type of at most \(maxUploadTypeBytes) bytes"))
     }
     return .success(.upload(topic: topic, name: name, size: Int(size), type: type))
   }

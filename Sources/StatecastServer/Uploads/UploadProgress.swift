@@ -46,9 +46,13 @@ struct UploadProgress: Sendable, Equatable {
   /// A chunk of `count` bytes at `offset` arrived.
   mutating func chunk(offset: Int, count: Int) -> Verdict {
     guard phase == .receiving else { return .refuse("the upload is already complete") }
-    guard offset == received else { return .refuse("expected the chunk at offset \(received), not \(offset)") }
+    guard offset == received else {
+      return .refuse("expected the chunk at offset \(received), not \(offset)")
+    }
     guard count > 0 else { return .refuse("a chunk holds at least one byte") }
-    guard count <= size - received else { return .refuse("the chunk goes past the announced size of \(size) bytes") }
+    guard count <= size - received else {
+      return .refuse("the chunk goes past the announced size of \(size) bytes")
+    }
     guard inFlight < maxInFlight else { return .refuse("more than \(maxInFlight) chunks in flight") }
     received += count
     inFlight += 1

@@ -17,9 +17,12 @@ import StatecastTransport
 /// never held across an `await` or a call out, except the non-blocking queue `yield`.
 final class UploadRegistry: @unchecked Sendable {
   /// Chunks a client may have unacknowledged (told in every `upload` reply).
-  static let window = 4
+  static let window = 8
   /// Accepted chunks one upload may have waiting for the disk; beyond, chunks are refused.
-  static let maxInFlight = 8
+  static let maxInFlight = 16
+
+  /// The fields of a reply (see ``ServerMessage/ok(ref:_:)``).
+  typealias ReplyFields = [(String, JSON)]
 
   /// The most bytes of data in one chunk: a chunk's message fits the message limit.
   let chunkSize: Int
@@ -45,9 +48,11 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// Announces an upload of `name` to `topic`; refused per the topic's limits.
   /// Returns the reply's fields: the new upload's id, offset 0, chunk size and window.
+  /// An empty file is complete at once: it reaches the store before the reply, which
+  /// says `done` and carries its hash (no chunk, no `upload_done`).
   func start(
     topic: String, target: TopicUploads, session: Session, name: String, size: Int, type: String
-  ) throws(ProtocolError) -> [(String, JSON)] {
+  ) async throws(ProtocolError) -> ReplyFields {
     let (files, bytes) = usage(of: session.id, on: topic)
     if let refusal = target.limits.refusal(name: name, type: type, size: size, files: files, bytes: bytes) {
       throw ProtocolError(.uploadRefused, refusal)
@@ -56,7 +61,9 @@ final class UploadRegistry: @unchecked Sendable {
     let path = directory.appendingPathComponent(id)
     do {
       try prepareDirectory()
-      guard FileManager.default.createFile(atPath: path.path, contents: nil, attributes: [.posixPermissions: 0o600])
+      guard
+        FileManager.default.createFile(
+          atPath: path.path, contents: nil, attributes: [.posixPermissions: 0o600])
       else { throw CocoaError(.fileWriteUnknown) }
     } catch {
       logger.error("cannot create an upload's file", metadata: ["error": "\(error)"])
@@ -66,12 +73,21 @@ final class UploadRegistry: @unchecked Sendable {
     let upload = Upload(
       id: id, session: session, topic: topic, name: name, type: type, size: size, path: path, target: target,
       progress: UploadProgress(size: size, maxInFlight: Self.maxInFlight), queue: queue)
+    if size == 0 {
+      queue.finish()
+      let file = upload.file(sha256: SHA256Digest().finish())
+      lock.withLock { uploads[id] = upload }
+      await target.deliver(file)
+      lock.withLock { upload.progress.finished() }
+      return reply(upload, offset: 0) + [("sha256", .string(file.sha256))]
+    }
     let record: JSON = .object([
       "session": .string(session.id), "topic": .string(topic), "name": .string(name), "type": .string(type),
       "size": .int(Int64(size)),
     ])
     _ = FileManager.default.createFile(
-      atPath: upload.recordPath.path, contents: Data(record.serialized()), attributes: [.posixPermissions: 0o600])
+      atPath: upload.recordPath.path, contents: Data(record.serialized()),
+      attributes: [.posixPermissions: 0o600])
     lock.withLock { uploads[id] = upload }
     Task { await self.write(upload, writes, digest: SHA256Digest()) }
     return reply(upload, offset: 0)
@@ -79,7 +95,9 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// Continues an upload after a reconnect: answers once every chunk the server
   /// accepted is written, with the offset to send from.
-  func resume(_ id: String, session: Session, topics: TopicRegistry) async throws(ProtocolError) -> [(String, JSON)] {
+  func resume(_ id: String, session: Session, topics: TopicRegistry) async throws(ProtocolError)
+    -> ReplyFields
+  {
     let upload: Upload
     do {
       upload = try owned(id, by: session)
@@ -108,7 +126,8 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// An upload a previous process of this server left on disk, taken up again by the
   /// session that announced it: its bytes are hashed again and it goes on from there.
-  private func restore(_ id: String, session: Session, topics: TopicRegistry) throws(ProtocolError) -> Upload {
+  private func restore(_ id: String, session: Session, topics: TopicRegistry) throws(ProtocolError) -> Upload
+  {
     let unknown = ProtocolError(.unknownUpload, "no upload \(id) here")
     let path = directory.appendingPathComponent(id)
     guard keepsPartialUploads,
@@ -117,17 +136,22 @@ final class UploadRegistry: @unchecked Sendable {
       record["session"] == .string(session.id), case .string(let topic)? = record["topic"],
       case .string(let name)? = record["name"], case .string(let type)? = record["type"],
       case .int(let size)? = record["size"],
-      let written = ((try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? NSNumber)?.intValue,
+      let written = ((try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? NSNumber)?
+        .intValue,
       written <= size, let reader = FileHandle(forReadingAtPath: path.path)
     else { throw unknown }
     let target = try topics.uploads(on: topic, of: session.id)
     let digest = SHA256Digest()
-    while let block = try? reader.read(upToCount: 1 << 20), !block.isEmpty { digest.update(ArraySlice(block)) }
+    while let block = try? reader.read(upToCount: 1 << 20), !block.isEmpty {
+      digest.update(ArraySlice(block))
+    }
     try? reader.close()
     let (writes, queue) = AsyncStream.makeStream(of: Upload.Write.self, bufferingPolicy: .unbounded)
     let upload = Upload(
-      id: id, session: session, topic: topic, name: name, type: type, size: Int(size), path: path, target: target,
-      progress: UploadProgress(size: Int(size), maxInFlight: Self.maxInFlight, written: written), queue: queue)
+      id: id, session: session, topic: topic, name: name, type: type, size: Int(size), path: path,
+      target: target,
+      progress: UploadProgress(size: Int(size), maxInFlight: Self.maxInFlight, written: written), queue: queue
+    )
     let existing = lock.withLock { () -> Upload? in
       if let existing = uploads[id] { return existing }
       uploads[id] = upload
@@ -205,7 +229,7 @@ final class UploadRegistry: @unchecked Sendable {
   private func write(_ upload: Upload, _ writes: AsyncStream<Upload.Write>, digest: SHA256Digest) async {
     var handle = FileHandle(forWritingAtPath: upload.path.path)
     _ = try? handle?.seekToEnd()
-    if lock.withLock({ upload.progress.phase == .finishing }) {  // an empty file
+    if lock.withLock({ upload.progress.phase == .finishing }) {  // complete on disk before a restart
       await finish(upload, digest: digest, handle: &handle)
     }
     for await write in writes {
@@ -252,7 +276,8 @@ final class UploadRegistry: @unchecked Sendable {
     }
     upload.queue.finish()
     send(
-      UploadMessage.error(upload.id, offset: 0, code: "unavailable", message: "the server could not store the file"),
+      UploadMessage.error(
+        upload.id, offset: 0, code: "unavailable", message: "the server could not store the file"),
       for: upload)
   }
 
@@ -278,7 +303,7 @@ final class UploadRegistry: @unchecked Sendable {
     }
   }
 
-  private func reply(_ upload: Upload, offset: Int) -> [(String, JSON)] {
+  private func reply(_ upload: Upload, offset: Int) -> ReplyFields {
     let phase = lock.withLock { upload.progress.phase }
     return [
       ("upload", .string(upload.id)), ("offset", .int(Int64(offset))), ("chunk", .int(Int64(chunkSize))),
@@ -302,12 +327,13 @@ extension UploadRegistry {
   /// Handles an `upload`, `upload_resume` or `upload_cancel` of `session`; returns the
   /// reply's fields.
   func handle(_ message: ClientMessage, session: Session, topics: TopicRegistry) async throws(ProtocolError)
-    -> [(String, JSON)]
+    -> ReplyFields
   {
     switch message {
     case .upload(let topic, let name, let size, let type):
       let target = try topics.uploads(on: topic, of: session.id)
-      return try start(topic: topic, target: target, session: session, name: name, size: size, type: type)
+      return try await start(
+        topic: topic, target: target, session: session, name: name, size: size, type: type)
     case .uploadResume(let id):
       return try await resume(id, session: session, topics: topics)
     case .uploadCancel(let id):

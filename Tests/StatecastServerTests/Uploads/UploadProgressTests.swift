@@ -8,7 +8,8 @@ import Testing
     var progress = UploadProgress(size: 10, maxInFlight: 4)
     #expect(progress.chunk(offset: 0, count: 4) == .accept(isLast: false))
     #expect(progress.chunk(offset: 8, count: 2) == .refuse("expected the chunk at offset 4, not 8"))
-    #expect(progress.chunk(offset: 4, count: 7) == .refuse("the chunk goes past the announced size of 10 bytes"))
+    #expect(
+      progress.chunk(offset: 4, count: 7) == .refuse("the chunk goes past the announced size of 10 bytes"))
     #expect(progress.chunk(offset: 4, count: 0) == .refuse("a chunk holds at least one byte"))
     #expect(progress.chunk(offset: 4, count: 6) == .accept(isLast: true))
     #expect(progress.phase == .finishing)

@@ -3,6 +3,7 @@ dropped mid-upload, and a file over the limit refused with nothing kept."""
 
 import hashlib
 import pathlib
+import time
 
 from playwright.sync_api import expect
 
@@ -115,3 +116,61 @@ def test_a_file_over_the_limit_is_refused_with_its_reason_and_nothing_is_kept(se
     expect(page.locator("#received .received-file")).to_have_count(0)
     uploads = pathlib.Path(server.data.name) / "uploads"
     assert not uploads.exists() or list(uploads.iterdir()) == []
+
+
+def test_cancel_stops_an_upload_and_the_server_keeps_nothing(server, open_page):
+    page = open_page(f"{server.origin}/uploads.html")
+    # Pressed by the page itself once the upload is under way: a test's click could come
+    # after the last byte on a fast machine.
+    page.evaluate(
+        """() => new MutationObserver((_, observer) => {
+          const row = document.querySelector('.sc-upload');
+          const value = Number(row?.querySelector('progress').value);
+          if (value >= 5 && value < 100) {
+            observer.disconnect();
+            row.querySelector('.sc-upload-cancel').click();
+          }
+        }).observe(document.querySelector('#progress'), { subtree: true, childList: true, attributes: true })"""
+    )
+    page.evaluate(CHOOSE_FILES, [["cancelled.bin", 20 << 20, 23]])
+    row = page.locator(".sc-upload")
+    expect(row).to_have_attribute("data-state", "cancelled")
+    expect(row.locator(".sc-upload-cancel")).to_be_hidden()
+    uploads = pathlib.Path(server.data.name) / "uploads"
+    deadline = time.monotonic() + 10
+    while list(uploads.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(uploads.iterdir()) == []
+    expect(page.locator("#received .received-file")).to_have_count(0)
+
+
+def test_an_upload_goes_on_after_the_server_restarts(restartable_server, open_page, problems):
+    server = restartable_server()
+    page = open_page(f"{server.origin}/uploads.html")
+    # Once a tenth is acknowledged, the page stops putting chunks on the wire (as a
+    # stalled network would), so the restart surely comes in the middle of the file.
+    page.evaluate(
+        """() => {
+          const send = WebSocket.prototype.send;
+          WebSocket.prototype.send = function (data) {
+            if (window.holdChunks && typeof data !== 'string') return;
+            return send.call(this, data);
+          };
+          new MutationObserver((_, observer) => {
+            if (Number(document.querySelector('.sc-upload progress')?.value) >= 10) {
+              window.holdChunks = true;
+              observer.disconnect();
+            }
+          }).observe(document.querySelector('#progress'), { subtree: true, childList: true, attributes: true });
+        }"""
+    )
+    hashes = page.evaluate(CHOOSE_FILES, [["restarted.bin", 24 << 20, 29]])
+    page.wait_for_function("() => window.holdChunks === true")
+    problems.allow(r"WebSocket connection to .* failed")
+    assert server.stop() == 0  # a deploy: the socket is closed with 1012, the partial file kept
+    assert page.evaluate("() => Number(document.querySelector('.sc-upload progress').value)") < 100
+    page.evaluate("() => { window.holdChunks = false; }")
+    server.start()
+    row = page.locator(".sc-upload")
+    expect(row).to_have_attribute("data-state", "done", timeout=30_000)
+    assert received(page) == [["restarted.bin", hashes["restarted.bin"]]]
