@@ -24,7 +24,8 @@ struct BindingRenderer {
     element.setClass("sc-ready", true)
   }
 
-  private static func render(_ element: inout HTMLElement, scope: BindingExpression.Scope, isTopicRoot: Bool) {
+  private static func render(_ element: inout HTMLElement, scope: BindingExpression.Scope, isTopicRoot: Bool)
+  {
     if !isTopicRoot, element.attribute("data-sc-topic") != nil { return }
     if let list = element.attribute("data-sc-each") {
       renderList(&element, source: list, scope: scope)
@@ -59,7 +60,9 @@ struct BindingRenderer {
     }
   }
 
-  private static func renderAttributes(_ element: inout HTMLElement, source: String, scope: BindingExpression.Scope) {
+  private static func renderAttributes(
+    _ element: inout HTMLElement, source: String, scope: BindingExpression.Scope
+  ) {
     guard let pairs = BindingExpression.pairs(source) else { return }
     let lowered = pairs.map { (name: $0.name.lowercased(), expression: $0.expression) }
     // The runtime refuses the whole binding when one name may not be written.
@@ -93,7 +96,8 @@ struct BindingRenderer {
       return
     }
     if element.name == "input", property == nil, type == "radio" {
-      setFlag(&element, "checked", BindingExpression.displayText(value) == (element.attribute("value") ?? "on"))
+      setFlag(
+        &element, "checked", BindingExpression.displayText(value) == (element.attribute("value") ?? "on"))
       return
     }
     let text = BindingExpression.displayText(value)
@@ -132,7 +136,8 @@ struct BindingRenderer {
   }
 
   /// `data-sc-each`: the template stays, and one rendered copy of it per item follows it.
-  private static func renderList(_ element: inout HTMLElement, source: String, scope: BindingExpression.Scope) {
+  private static func renderList(_ element: inout HTMLElement, source: String, scope: BindingExpression.Scope)
+  {
     guard let expression = BindingExpression(source),
       let templateIndex = element.children.firstIndex(where: {
         if case .element(let child) = $0 { child.name == "template" } else { false }
@@ -160,9 +165,12 @@ struct BindingRenderer {
 
   /// A row's key, as the runtime's `keyOf`: `data-sc-key`, else the item's `id`, else
   /// its position.
-  private static func key(of item: JSON, at index: Int, root: JSON?, keyExpression: BindingExpression?) -> String {
+  private static func key(of item: JSON, at index: Int, root: JSON?, keyExpression: BindingExpression?)
+    -> String
+  {
     if let keyExpression {
-      return BindingExpression.displayText(keyExpression.evaluate(.init(value: item, root: root, index: index)))
+      return BindingExpression.displayText(
+        keyExpression.evaluate(.init(value: item, root: root, index: index)))
     }
     switch item["id"] {
     case .string(let id)?: return id

@@ -1,4 +1,5 @@
 import Foundation
+
 /// One node of a page template, as ``HTMLTemplateParser`` reads it.
 ///
 /// Text keeps the markup it was written as (entities and all), so that what no binding
@@ -56,7 +57,11 @@ struct HTMLElement: Sendable, Equatable {
     let has = classes.contains(name)
     if on == has { return }
     if on { classes.append(name) } else { classes.removeAll { $0 == name } }
-    if classes.isEmpty { removeAttribute("class") } else { setAttribute("class", classes.joined(separator: " ")) }
+    if classes.isEmpty {
+      removeAttribute("class")
+    } else {
+      setAttribute("class", classes.joined(separator: " "))
+    }
   }
 
   /// Elements without an end tag.

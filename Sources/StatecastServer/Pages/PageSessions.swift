@@ -23,7 +23,8 @@ final class PageSessions: Sendable {
   private let waiting = Mutex<[ContinuousClock.Instant]>([])
 
   init(
-    sessions: SessionRegistry, topics: TopicRegistry, capture: PageFrameCapture, grace: Duration, maxWaiting: Int
+    sessions: SessionRegistry, topics: TopicRegistry, capture: PageFrameCapture, grace: Duration,
+    maxWaiting: Int
   ) {
     self.sessions = sessions
     self.topics = topics
