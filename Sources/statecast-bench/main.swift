@@ -16,6 +16,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("durable", runDurableBenchmarks),
   ("connections", runConnectionBenchmarks),
   ("cluster", runClusterBenchmarks),
+  ("pages", runPageBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst().filter { $0 != "--quick" })

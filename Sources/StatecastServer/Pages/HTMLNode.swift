@@ -6,7 +6,7 @@ import Foundation
 /// touches is sent exactly as the author wrote it; only what is rendered from state is
 /// escaped here (``HTMLEscaping``). Attribute values are decoded, because bindings read
 /// them (`data-sc-params='{"a":"$x"}'`), and escaped again when written.
-enum HTMLNode: Sendable, Equatable {
+package enum HTMLNode: Sendable, Equatable {
   /// Text as written in the template: already markup, sent as it is.
   case markup(String)
   /// Text rendered from state: escaped when written.
@@ -15,7 +15,7 @@ enum HTMLNode: Sendable, Equatable {
 }
 
 /// An element of a page template: its name (lower case), attributes in order, children.
-struct HTMLElement: Sendable, Equatable {
+package struct HTMLElement: Sendable, Equatable {
   var name: String
   var attributes: [(name: String, value: String)]
   var children: [HTMLNode]
@@ -26,7 +26,7 @@ struct HTMLElement: Sendable, Equatable {
     self.children = children
   }
 
-  static func == (lhs: HTMLElement, rhs: HTMLElement) -> Bool {
+  package static func == (lhs: HTMLElement, rhs: HTMLElement) -> Bool {
     lhs.name == rhs.name && lhs.children == rhs.children
       && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
       && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
