@@ -36,13 +36,13 @@ struct BindingRenderer {
         element.children[index] = .element(child)
       }
     }
-    if let model = element.attribute("data-sc-model"), let expression = BindingExpression(model) {
+    if let model = element.attribute("data-sc-model"), let expression = BindingExpression.cached(model) {
       writeControl(&element, expression.evaluate(scope), property: nil)
     }
     for (name, source) in element.attributes {
       switch name {
       case "data-sc-text":
-        guard let expression = BindingExpression(source) else { continue }
+        guard let expression = BindingExpression.cached(source) else { continue }
         element.children = [.text(BindingExpression.displayText(expression.evaluate(scope)))]
       case "data-sc-attr":
         renderAttributes(&element, source: source, scope: scope)
@@ -52,7 +52,7 @@ struct BindingRenderer {
           element.setClass(className, BindingExpression.truthy(expression.evaluate(scope)))
         }
       case "data-sc-show", "data-sc-hide":
-        guard let expression = BindingExpression(source) else { continue }
+        guard let expression = BindingExpression.cached(source) else { continue }
         let hidden = BindingExpression.truthy(expression.evaluate(scope)) != (name == "data-sc-show")
         if hidden { element.setAttribute("hidden", "") } else { element.removeAttribute("hidden") }
       default: continue
@@ -138,14 +138,14 @@ struct BindingRenderer {
   /// `data-sc-each`: the template stays, and one rendered copy of it per item follows it.
   private static func renderList(_ element: inout HTMLElement, source: String, scope: BindingExpression.Scope)
   {
-    guard let expression = BindingExpression(source),
+    guard let expression = BindingExpression.cached(source),
       let templateIndex = element.children.firstIndex(where: {
         if case .element(let child) = $0 { child.name == "template" } else { false }
       }),
       case .element(let template) = element.children[templateIndex]
     else { return }
     let items = expression.evaluate(scope)?.arrayValue ?? []
-    let keyExpression = element.attribute("data-sc-key").flatMap(BindingExpression.init)
+    let keyExpression = element.attribute("data-sc-key").flatMap(BindingExpression.cached)
     var rows: [HTMLNode] = []
     var seen: Set<String> = []
     for (index, item) in items.enumerated() {
