@@ -352,7 +352,7 @@ export class Connection {
     }
     this.#rejectPending(
       "connection_lost",
-      "the connection dropped before the server answered; the request may or may not have been applied and was not re-sent",
+      "the connection dropped before the server answered; the request may or may not have been applied",
     );
     if (this.#running) this.#scheduleRetry(detail);
   }

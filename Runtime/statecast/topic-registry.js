@@ -236,6 +236,7 @@ export class TopicRegistry {
       live: () => this.#host.connected() && this.#connection.isOpen,
       send: (message) => this.#connection.request(message),
       report: (error, context) => this.#host.report(error, context),
+      later: this.#host.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
       rejoin: () => this.#rejoin(topic),
       resync: (reason) => this.#resync(topic, reason),
       release: (joinedHere) => this.#release(topic, joinedHere),

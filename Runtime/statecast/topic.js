@@ -19,6 +19,7 @@
  * @module
  */
 
+import { MAX_ATTEMPTS, newActionKey, unavailableRetryDelay } from "./action-retry.js";
 import { Emitter } from "./emitter.js";
 import { StatecastError } from "./error.js";
 import { PatchError, applyPatch } from "./patch.js";
@@ -39,6 +40,9 @@ import { PatchError, applyPatch } from "./patch.js";
  * @property {unknown} action
  * @property {(reply: any) => void} resolve
  * @property {(error: Error) => void} reject
+ * @property {number} order when `send` was called, so an action sent again keeps its place
+ * @property {string} [key] its idempotency key, made at its first sending
+ * @property {number} [attempts] how many times it was sent
  */
 
 /**
@@ -55,6 +59,8 @@ import { PatchError, applyPatch } from "./patch.js";
  *   when the socket drops first
  * @property {(error: StatecastError, context: { topic: string, action: unknown }) => void} report
  *   reports an action the server refused (the client logs it and emits `error`)
+ * @property {(fn: () => void, ms: number) => unknown} later runs `fn` after `ms` milliseconds
+ *   (the client's timer, so tests control it)
  * @property {() => Promise<void>} rejoin joins the topic again (its params may have changed)
  * @property {(reason: string) => void} resync the mirror went out of step: join again,
  *   for a fresh snapshot (the topic ignores patches until it comes)
@@ -95,6 +101,8 @@ export class Topic extends Emitter {
   #holders = 1;
   /** @type {WaitingAction[]} actions waiting for the topic to be joined on a live socket */
   #waiting = [];
+  /** How many actions `send` has taken, for their order. */
+  #sent = 0;
   /** @type {Set<Subscriber>} */
   #subscribers = new Set();
   /** @type {{ resolve: (topic: Topic) => void, reject: (error: Error) => void }} */
@@ -189,8 +197,10 @@ export class Topic extends Emitter {
   /**
    * Sends an action to the topic's store. Resolves with the server's reply once the
    * action has been applied (its patch, if any, is already in `state`); rejects with a
-   * {@link StatecastError} carrying the server's `code`, or `connection_lost` if the
-   * socket dropped after sending (the action is never sent twice).
+   * {@link StatecastError} carrying the server's `code`. An action whose socket dropped
+   * before its reply, or that the server answered `unavailable`, is sent again with the
+   * same idempotency key (see `action-retry.js`), so it is applied once; after
+   * `MAX_ATTEMPTS` sendings it rejects with the last error.
    * @param {unknown} action the Codable form of the client action, e.g. `{ increment: {} }`
    * @returns {Promise<any>}
    */
@@ -202,7 +212,7 @@ export class Topic extends Emitter {
       );
     }
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ action, resolve, reject });
+      this.#waiting.push({ action, resolve, reject, order: this.#sent++ });
       this.flush();
     });
   }
@@ -379,21 +389,46 @@ export class Topic extends Emitter {
    */
   #sendAction(entry) {
     const context = { topic: this.#name, action: entry.action };
-    this.#port.send({ op: "action", topic: this.#name, action: entry.action }).then(
+    entry.key ??= newActionKey();
+    entry.attempts = (entry.attempts ?? 0) + 1;
+    this.#port.send({ op: "action", topic: this.#name, action: entry.action, key: entry.key }).then(
       (reply) => {
         if (reply.status === "ok") {
           entry.resolve(reply);
-        } else {
-          const error = StatecastError.fromReply(reply, context);
-          this.#port.report(error, context);
-          entry.reject(error);
+          return;
         }
+        const error = StatecastError.fromReply(reply, context);
+        if (error.code === "unavailable" && (entry.attempts ?? 0) < MAX_ATTEMPTS) {
+          this.#port.later(() => this.#sendAgain(entry, error), unavailableRetryDelay(entry.attempts ?? 0));
+          return;
+        }
+        this.#port.report(error, context);
+        entry.reject(error);
       },
       (/** @type {StatecastError} */ error) => {
         // The connection knows why the request failed; the action's promise also says which.
-        entry.reject(new StatecastError(error.code, error.message, context));
+        const failure = new StatecastError(error.code, error.message, context);
+        if (error.code === "connection_lost") this.#sendAgain(entry, failure);
+        else entry.reject(failure);
       },
     );
+  }
+
+  /**
+   * An action's answer was lost or `unavailable`: it waits to be sent again with its
+   * key, in its place among the waiting ones, unless it was sent too often or the topic
+   * is over.
+   * @param {WaitingAction} entry
+   * @param {StatecastError} error what it rejects with if it is not sent again
+   */
+  #sendAgain(entry, error) {
+    if (!this.active || (entry.attempts ?? 0) >= MAX_ATTEMPTS) {
+      entry.reject(error);
+      return;
+    }
+    const index = this.#waiting.findIndex((waiting) => waiting.order > entry.order);
+    this.#waiting.splice(index === -1 ? this.#waiting.length : index, 0, entry);
+    this.flush();
   }
 
   /**

@@ -11,21 +11,25 @@ extension PostgresStorage {
         """
         SELECT r.revision, r.snapshot_revision, r.snapshot, r.last_used,
           COALESCE(array_agg(j.revision ORDER BY j.revision) FILTER (WHERE j.revision IS NOT NULL), '{}'),
-          COALESCE(array_agg(j.patch ORDER BY j.revision) FILTER (WHERE j.revision IS NOT NULL), '{}')
+          COALESCE(array_agg(j.patch ORDER BY j.revision) FILTER (WHERE j.revision IS NOT NULL), '{}'),
+          ARRAY(
+            SELECT k.key FROM statecast_applied_keys k
+            WHERE k.room_key = r.key AND k.revision > r.revision - \(JournalEntry.keptKeyRevisions) ORDER BY k.revision
+          )
         FROM statecast_rooms r
-        LEFT JOIN statecast_journal j ON j.room = r.id AND j.revision > r.snapshot_revision
+        LEFT JOIN statecast_room_journal j ON j.room_key = r.key AND j.revision > r.snapshot_revision
         WHERE r.id = \(id)
         GROUP BY r.id
         """,
         logger: logger
       )
-      for try await (revision, snapshotRevision, snapshot, lastUsed, revisions, patches) in rows.decode(
-        (Int64, Int64, String, Date, [Int64], [String]).self)
+      for try await (revision, snapshotRevision, snapshot, lastUsed, revisions, patches, keys) in rows.decode(
+        (Int64, Int64, String, Date, [Int64], [String], [String]).self)
       {
         return try StoredRows(
           revision: revision, snapshotRevision: snapshotRevision, snapshot: Data(snapshot.utf8),
           lastUsed: lastUsed.timeIntervalSince1970,
-          journal: zip(revisions, patches).map { ($0, Data($1.utf8)) }
+          journal: zip(revisions, patches).map { ($0, Data($1.utf8)) }, appliedKeys: keys
         ).restore(id: id)
       }
       return nil
@@ -77,14 +81,17 @@ extension PostgresStorage {
             SELECT id, revision, json_build_object(
               'snapshot', snapshot::json, 'snapshotRevision', snapshot_revision,
               'journal', COALESCE(
-                (SELECT json_agg(patch::json ORDER BY revision) FROM statecast_journal WHERE room = \(id)), '[]'::json)
+                (SELECT json_agg(j.patch::json ORDER BY j.revision) FROM statecast_room_journal j
+                  WHERE j.room_key = statecast_rooms.key), '[]'::json)
             )::text, now()
             FROM statecast_rooms WHERE id = \(id)
             ON CONFLICT (room, revision) DO UPDATE SET snapshot = EXCLUDED.snapshot, archived_at = EXCLUDED.archived_at
             """,
             logger: logger
           )
-          try await connection.query("DELETE FROM statecast_journal WHERE room = \(id)", logger: logger)
+          try await connection.query(
+            "DELETE FROM statecast_room_journal WHERE room_key = (SELECT key FROM statecast_rooms WHERE id = \(id))",
+            logger: logger)
         }
         let revision = current + 1
         let updated = try await connection.query(

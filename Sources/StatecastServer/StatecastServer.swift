@@ -70,9 +70,13 @@ public final class StatecastServer: Service, Sendable {
     self.waitingFor = waitingFor
     self.storage = storage
     let relay = SinkRelay()
+    // One quota for the members of this process, whichever process runs their room.
+    let newRoomQuota = NewRoomQuota(
+      perViewer: configuration.maxNewRoomsPerViewer, perAddress: configuration.maxNewRoomsPerAddress,
+      window: configuration.newRoomWindow)
     let cluster = backplane.map {
       ClusterNode(
-        backplane: $0, gracePeriod: configuration.sessionGracePeriod,
+        backplane: $0, gracePeriod: configuration.sessionGracePeriod, newRoomQuota: newRoomQuota,
         logger: configuration.logger(for: .cluster))
     }
     self.cluster = cluster
@@ -104,9 +108,7 @@ public final class StatecastServer: Service, Sendable {
       maxTopicsPerSession: configuration.maxTopicsPerSession,
       logger: configuration.logger(for: .topics), storeLogger: configuration.logger(for: .stores),
       storage: storage, metrics: metrics, cluster: cluster,
-      newRoomQuota: NewRoomQuota(
-        perViewer: configuration.maxNewRoomsPerViewer, perAddress: configuration.maxNewRoomsPerAddress,
-        window: configuration.newRoomWindow))
+      newRoomQuota: newRoomQuota)
     sessions = SessionRegistry(
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)

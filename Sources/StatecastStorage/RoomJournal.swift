@@ -26,6 +26,9 @@ public actor RoomJournal<State: Codable & Sendable> {
   public nonisolated let room: String
   /// The state read back at open (or the initial state of a new room).
   public nonisolated let restoredState: State
+  /// The idempotency keys journaled with the room's latest changes, oldest first: the
+  /// actions a retry must not apply again (see ``Commit/idempotencyKeys``).
+  public nonisolated let restoredKeys: [String]
   private let storage: any StateStorage
   private let committedRevision: Atomic<Int64>
   private var tracker = JSONViewTracker()
@@ -49,6 +52,7 @@ public actor RoomJournal<State: Codable & Sendable> {
   init(room: StoredRoom, state: State, storage: any StateStorage, isStored: Bool = true) throws {
     self.room = room.id
     self.restoredState = state
+    self.restoredKeys = room.appliedKeys
     self.storage = storage
     self.committedRevision = Atomic(room.revision)
     _ = try tracker.update(to: state)
@@ -57,14 +61,17 @@ public actor RoomJournal<State: Codable & Sendable> {
     stored = Atomic(isStored)
   }
 
-  /// Makes `commit.state` durable: appends the patch from the stored state, and
-  /// returns once the storage has it. Pass it as the store's commit function.
+  /// Makes `commit.state` durable: appends the patch from the stored state, with the
+  /// commit's idempotency keys, and returns once the storage has it. Pass it as the
+  /// store's commit function.
   ///
   /// If the append fails, the journal is back where it was (the store rolls back
   /// too) and the error is rethrown.
   public func commit(_ commit: Commit<State>) async throws {
     var patch = try tracker.update(to: commit.state)
     if let storedBase { patch = JSONPatch.diff(from: storedBase, to: tracker.current) }
+    // A change of nothing writes nothing, its keys included: retrying such an action
+    // changes nothing either.
     guard !patch.isEmpty else { return }
     let next = revision + 1
     do {
@@ -75,7 +82,10 @@ public actor RoomJournal<State: Codable & Sendable> {
         self.unstoredRoom = nil
         stored.store(true, ordering: .releasing)
       }
-      try await storage.append(JournalEntry(room: room, revision: next, patch: patch, state: tracker.current))
+      try await storage.append(
+        JournalEntry(
+          room: room, revision: next, patch: patch, state: tracker.current,
+          idempotencyKeys: commit.idempotencyKeys))
     } catch {
       tracker.reset()
       _ = try? tracker.update(to: commit.previous)

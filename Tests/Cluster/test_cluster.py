@@ -230,3 +230,47 @@ def test_new_rooms_count_against_the_quota_of_the_process_that_runs_them(start_c
         codes.append(reply.get("error", {}).get("code", reply["status"]))
         client.leave(room)
     assert codes == ["ok", "ok", "rate_limited"]
+
+
+def test_a_retry_with_its_key_is_applied_once_by_the_next_owner(start_cluster):
+    """An action acknowledged before its room's owner died, sent again with its key
+    through another process: the process that takes the room over finds the key in the
+    journal, answers `ok` and changes nothing."""
+    owner, b = start_cluster(2)
+    room = "counter/keys-failover"
+    on_owner = Client(ws_url(owner))
+    on_owner.join(room)  # the first join makes this process the room's owner
+    member = Client(ws_url(b))
+    member.join(room)
+    reply, _ = member.action(room, INCREMENT, key="failover-key-1")
+    assert reply["status"] == "ok"
+    drain(member, room, lambda s: s["count"] == 1)
+    owner.kill()
+    deadline = time.monotonic() + 20
+    while True:
+        reply, _ = member.action(room, INCREMENT, key="failover-key-1")
+        if reply["status"] == "ok":
+            break
+        assert reply["error"]["code"] == "unavailable", reply
+        assert time.monotonic() < deadline, "the room never came back"
+    fresh = Client(ws_url(b))
+    fresh.join(room)
+    assert fresh.states[room]["count"] == 1
+    reply, _ = fresh.action(room, INCREMENT, key="failover-key-2")
+    assert reply["status"] == "ok" and fresh.states[room]["count"] == 2
+
+
+def test_new_rooms_made_through_another_process_count_against_the_quota(start_cluster):
+    """A member on a follower creates rooms that another process runs: the first change
+    of each is counted where the room runs, against the member's viewer and address."""
+    runner, follower = start_cluster(2, "--max-new-rooms-per-viewer", "2")
+    opener = Client(ws_url(runner))
+    member = Client(ws_url(follower))
+    codes = []
+    for index in range(3):
+        room = f"counter/forwarded-quota-{time.monotonic_ns()}-{index}"
+        opener.join(room)  # the runner opens the room first, so it runs it
+        member.join(room)
+        reply, _ = member.action(room, INCREMENT)
+        codes.append(reply.get("error", {}).get("code", reply["status"]))
+    assert codes == ["ok", "ok", "rate_limited"]

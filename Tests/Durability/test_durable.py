@@ -148,6 +148,33 @@ def test_a_room_and_a_tab_survive_a_restart_and_the_tab_resumes():
         server.stop()
 
 
+def test_an_action_retried_with_its_key_after_kill_9_is_not_applied_twice():
+    """The idempotency key is journaled with the change: a server restarted after kill -9
+    answers a retry of an applied action `ok` and changes nothing."""
+    with tempfile.TemporaryDirectory(prefix="statecast-keys-") as data:
+        server = Process(data)
+        tab = Client(server.url)
+        tab.join("counter/keys")
+        reply, _ = tab.action("counter/keys", {"increment": {}}, key="retry-me-1")
+        assert reply["status"] == "ok"
+        reply, _ = tab.action("counter/keys", {"increment": {}}, key="retry-me-1")
+        assert reply["status"] == "ok" and tab.states["counter/keys"]["count"] == 1
+        tab.action("counter/keys", {"increment": {}})
+        server.kill()
+        tab.close()
+
+        server = Process(data)
+        again = Client(server.url)
+        again.join("counter/keys")
+        assert again.states["counter/keys"]["count"] == 2
+        reply, before = again.action("counter/keys", {"increment": {}}, key="retry-me-1")
+        assert reply["status"] == "ok"
+        assert before == [] and again.states["counter/keys"]["count"] == 2
+        reply, _ = again.action("counter/keys", {"increment": {}}, key="retry-me-2")
+        assert reply["status"] == "ok" and again.states["counter/keys"]["count"] == 3
+        server.stop()
+
+
 def test_a_session_is_not_restored_for_a_malformed_or_unknown_id():
     with tempfile.TemporaryDirectory(prefix="statecast-restart-") as data:
         server = Process(data)

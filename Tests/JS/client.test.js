@@ -99,7 +99,8 @@ test("send resolves with the reply after the action's patch is applied", async (
   const sending = counter.send({ increment: {} });
   await settle();
   const action = socket.last;
-  assert.deepEqual(action, { op: "action", ref: action.ref, topic: "counter", action: { increment: {} } });
+  assert.match(action.key, /^[A-Za-z0-9_-]{22}$/);
+  assert.deepEqual(action, { op: "action", ref: action.ref, topic: "counter", action: { increment: {} }, key: action.key });
   socket.serverSend({ op: "patch", topic: "counter", rev: 2, ops: [{ op: "replace", path: "/count", value: 1 }] });
   socket.ok(action);
   const reply = await sending;
@@ -183,20 +184,63 @@ test("a patch that does not apply resyncs and leaves the state as it was", async
   assert.equal(socket.last.op, "join");
 });
 
-test("a dropped socket rejects sent-but-unanswered actions with connection_lost and re-sends nothing", async () => {
-  const socket = await connect();
-  const counter = await joined();
-  const sending = counter.send({ increment: {} });
+test("an action whose socket dropped before its reply is sent again with the same key, in its place", async () => {
+  const socket = await connect("s1");
+  const counter = await joined("counter", { count: 0 }, 1);
+  const first = counter.send({ increment: {} });
+  const second = counter.send({ add: { amount: 2 } });
   await settle();
+  const [sentFirst, sentSecond] = socket.sentOps("action");
+  assert.notEqual(sentFirst.key, sentSecond.key);
   socket.serverClose(1006);
-  await assert.rejects(sending, (error) => error.code === "connection_lost" && /not re-sent/.test(error.message));
+  const third = counter.send({ add: { amount: 3 } });
   assert.equal(client.connectionState, "disconnected");
   timers.runNext();
   const next = network.socket;
   assert.notEqual(next, socket);
-  next.hello("s2");
+  next.hello("s1");
   await settle();
-  assert.equal(next.sentOps("action").length, 0);
+  next.ok(next.sent[0], { session: "s1", resumed: true });
+  await settle();
+  const again = next.sentOps("action");
+  assert.deepEqual(
+    again.map((action) => [action.action, action.key]),
+    [
+      [{ increment: {} }, sentFirst.key],
+      [{ add: { amount: 2 } }, sentSecond.key],
+      [{ add: { amount: 3 } }, again[2].key],
+    ],
+  );
+  for (const action of again) next.ok(action);
+  assert.deepEqual((await Promise.all([first, second, third])).map((reply) => reply.status), ["ok", "ok", "ok"]);
+});
+
+test("an action answered unavailable is sent again with its key after a wait, then given up", async () => {
+  const socket = await connect();
+  const counter = await joined();
+  const errors = [];
+  client.on("error", (detail) => errors.push(detail));
+  const sending = counter.send({ increment: {} }).then(
+    () => assert.fail("should be given up"),
+    (error) => error,
+  );
+  await settle();
+  const keys = [];
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    const action = socket.last;
+    assert.equal(action.op, "action");
+    keys.push(action.key);
+    socket.fail(action, "unavailable", "the change could not be stored");
+    await settle();
+    if (attempt < 4) {
+      assert.equal(socket.last, action, "waits before sending again");
+      timers.runNext();
+      await settle();
+    }
+  }
+  assert.equal(new Set(keys).size, 1);
+  assert.equal((await sending).code, "unavailable");
+  assert.equal(errors.length, 1, "reported once, when given up");
 });
 
 test("actions sent while disconnected wait and go out once the topic is joined again", async () => {
@@ -814,8 +858,9 @@ test("a server restarting (1012) is retried soon, without showing the page disco
   const counter = await joined("counter", { count: 1 }, 7);
   const sending = counter.send({ increment: {} });
   await settle();
+  const [lost] = socket.sentOps("action");
   socket.serverClose(1012, "service restart");
-  await assert.rejects(sending, { code: "connection_lost" });
+  await settle();
   assert.deepEqual(timers.pendingDelays, [550], "100 ms + random × 900 ms, not the back-off schedule");
   assert.equal(client.connectionState, "connecting");
   assert.ok(!states.includes("disconnected"), `states: ${states}`);
@@ -835,6 +880,10 @@ test("a server restarting (1012) is retried soon, without showing the page disco
   assert.equal(client.session, "old");
   assert.deepEqual(counter.state, { count: 2 });
   assert.deepEqual(next.sentOps("join"), [], "the resumed topic is not re-joined");
+  const [again] = next.sentOps("action");
+  assert.equal(again.key, lost.key, "the unanswered action is sent again with its key");
+  next.ok(again);
+  assert.equal((await sending).status, "ok");
   assert.deepEqual(states, ["connecting", "connected", "connecting", "connected"]);
 });
 

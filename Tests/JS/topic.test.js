@@ -78,7 +78,9 @@ test("actions wait until the topic is joined on a live socket, then go out throu
   assert.deepEqual(calls, [], "not while the port is not live");
   live = true;
   topic.flush();
-  assert.deepEqual(calls, [["send", { op: "action", topic: "counter", action: { increment: {} } }]]);
+  const key = calls[0][1].key;
+  assert.match(key, /^[A-Za-z0-9_-]{22}$/);
+  assert.deepEqual(calls, [["send", { op: "action", topic: "counter", action: { increment: {} }, key }]]);
 });
 
 test("the last leave releases the topic through the port, once it is left", () => {

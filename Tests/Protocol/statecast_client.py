@@ -71,8 +71,11 @@ class Client:
             message["params"] = params
         return self.request(message)
 
-    def action(self, topic, action):
-        return self.request({"op": "action", "topic": topic, "action": action})
+    def action(self, topic, action, key=None):
+        message = {"op": "action", "topic": topic, "action": action}
+        if key is not None:
+            message["key"] = key
+        return self.request(message)
 
     def leave(self, topic):
         return self.request({"op": "leave", "topic": topic})

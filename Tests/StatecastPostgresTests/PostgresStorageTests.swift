@@ -56,6 +56,32 @@ import Testing
     }
   }
 
+  /// Idempotency keys are written with their change and read back by the next opener
+  /// (the next owner of the room).
+  @Test func idempotencyKeysComeBackWithTheRoom() async throws {
+    let url = try await ThrowawayPostgres.shared.freshDatabase()
+    try await withCluster(url) { cluster in
+      _ = try await cluster.backplane.acquireLease(room: "board", ttl: .seconds(30))
+      let journal = try await RoomJournal.open(room: "board", in: cluster.storage, initialState: Board())
+      let store = Store(initialState: journal.restoredState, reducer: boardReducer, commit: journal.commit)
+      try await store.send(.added("a"), idempotencyKey: "key-a").committed()
+      try await store.send(.added("b")).committed()
+      try await store.send(.added("c"), idempotencyKey: "key-c").committed()
+      let reopened = try await RoomJournal.open(room: "board", in: cluster.storage, initialState: Board())
+      #expect(reopened.restoredKeys == ["key-a", "key-c"])
+      // Revision 64 runs the trim of old keys; these are recent, so they stay.
+      var state = try JSONValueEncoder().encode(reopened.restoredState)
+      for revision in Int64(4)...64 {
+        let next: JSON = ["cards": [.string("\(revision)")]]
+        try await cluster.storage.append(
+          JournalEntry(
+            room: "board", revision: revision, patch: JSONPatch.diff(from: state, to: next), state: next))
+        state = next
+      }
+      #expect(try await cluster.storage.loadRoom("board")?.appliedKeys == ["key-a", "key-c"])
+    }
+  }
+
   @Test func anAppendThatDoesNotFollowOnIsARevisionConflictAndWritesNothing() async throws {
     let url = try await ThrowawayPostgres.shared.freshDatabase()
     try await withCluster(url) { cluster in
@@ -163,6 +189,40 @@ import Testing
       """,
       on: url)
     #expect(archived == 1)
+  }
+
+  /// A database written before rooms had a small key (its journal repeating the room's
+  /// name in every row) is moved over when a node starts, and its rooms load as they were.
+  @Test func aJournalKeyedByRoomNameIsMovedToRoomKeys() async throws {
+    let url = try await ThrowawayPostgres.shared.freshDatabase()
+    for statement in [
+      """
+      CREATE TABLE statecast_rooms (id text PRIMARY KEY, revision bigint NOT NULL,
+        snapshot_revision bigint NOT NULL, snapshot text NOT NULL, last_used timestamptz NOT NULL DEFAULT now())
+      """,
+      """
+      CREATE TABLE statecast_journal (room text NOT NULL REFERENCES statecast_rooms (id) ON DELETE CASCADE,
+        revision bigint NOT NULL, patch text NOT NULL, PRIMARY KEY (room, revision))
+      """,
+      #"INSERT INTO statecast_rooms VALUES ('team', 2, 0, '{"n":0}', now()), ('other', 0, 0, '{"n":7}', now())"#,
+      #"INSERT INTO statecast_journal VALUES ('team', 1, '[{"op":"replace","path":"/n","value":1}]')"#,
+      #"INSERT INTO statecast_journal VALUES ('team', 2, '[{"op":"replace","path":"/n","value":2}]')"#,
+    ] {
+      try await ThrowawayPostgres.execute(statement, on: url)
+    }
+    try await withCluster(url) { cluster in
+      let team = try #require(try await cluster.storage.loadRoom("team"))
+      #expect(team.revision == 2 && team.state == ["n": 2])
+      #expect(try await cluster.storage.loadRoom("other")?.state == ["n": 7])
+      _ = try await cluster.backplane.acquireLease(room: "team", ttl: .seconds(30))
+      try await cluster.storage.append(entry("team", revision: 3))
+      #expect(try await cluster.storage.loadRoom("team")?.state == ["n": 3])
+    }
+    #expect(
+      try await ThrowawayPostgres.count(
+        "SELECT count(*) FROM pg_tables WHERE tablename = 'statecast_journal'", on: url)
+        == 0)
+    #expect(try await ThrowawayPostgres.count("SELECT count(*) FROM statecast_room_journal", on: url) == 3)
   }
 
   @Test func roomsUnusedForLongerThanTheirAgeAreDeleted() async throws {

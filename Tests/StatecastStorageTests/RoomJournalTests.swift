@@ -153,6 +153,32 @@ import Testing
     #expect(reopened.restoredState == changed)
   }
 
+  /// Idempotency keys are journaled with their change, come back at the next open, and
+  /// are dropped once older than the kept window.
+  @Test func idempotencyKeysComeBackWithTheRoom() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let storage = try SQLiteStorage(directory: directory.url)
+    let journal = try await RoomJournal.open(room: "r", in: storage, initialState: Board())
+    try await journal.commit(
+      Commit(previous: Board(), state: Board(title: "1"), actionCount: 1, idempotencyKeys: ["k1"]))
+    try await journal.commit(
+      Commit(
+        previous: Board(title: "1"), state: Board(title: "2"), actionCount: 2, idempotencyKeys: ["k2", "k3"]))
+    // A change of nothing is not journaled, and neither are its keys.
+    try await journal.commit(
+      Commit(previous: Board(title: "2"), state: Board(title: "2"), actionCount: 1, idempotencyKeys: ["k4"]))
+    let reopened = try await RoomJournal.open(room: "r", in: storage, initialState: Board())
+    #expect(reopened.restoredKeys == ["k1", "k2", "k3"])
+    var previous = Board(title: "2")
+    for revision in 3...(2 + JournalEntry.keptKeyRevisions + 64) {
+      let next = Board(title: "\(revision)")
+      try await reopened.commit(Commit(previous: previous, state: next, actionCount: 1))
+      previous = next
+    }
+    #expect(try await storage.loadRoom("r")?.appliedKeys == [])
+  }
+
   @Test func twoWritersOfOneRoomConflictInsteadOfOverwritingEachOther() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

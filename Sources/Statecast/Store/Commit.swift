@@ -23,11 +23,18 @@ public struct Commit<State: Sendable>: Sendable {
   /// ``previous`` to ``state``; at least one.
   public let actionCount: Int
 
+  /// The idempotency keys of the sent actions this commit makes durable (see
+  /// ``Store/send(_:idempotencyKey:)``), in the order they were sent. A journal stores
+  /// them with the change, so whoever opens the store next knows those actions are
+  /// applied, even if their senders never heard back.
+  public let idempotencyKeys: [String]
+
   /// A commit from `previous` to `state`, made by `actionCount` actions.
-  public init(previous: State, state: State, actionCount: Int) {
+  public init(previous: State, state: State, actionCount: Int, idempotencyKeys: [String] = []) {
     self.previous = previous
     self.state = state
     self.actionCount = actionCount
+    self.idempotencyKeys = idempotencyKeys
   }
 }
 

@@ -11,12 +11,12 @@ extension Store {
   /// commit, so a failure goes to `onError`.
   @discardableResult
   func sendFedBack(_ action: Action) -> StoreTask {
-    isDurable ? sendDurably(action, reportsFailureToStore: true) : send(action)
+    isDurable ? sendDurably(action, reportsFailureToStore: true, idempotencyKey: nil) : send(action)
   }
 
   /// Reduces `action` and its `.send` follow-ups on the working state and queues them
   /// for the next commit, starting the commit loop if it is idle.
-  func sendDurably(_ action: Action, reportsFailureToStore: Bool) -> StoreTask {
+  func sendDurably(_ action: Action, reportsFailureToStore: Bool, idempotencyKey: String?) -> StoreTask {
     let handle = CommitHandle()
     guard !isClosed else {
       handle.fail(.storeClosed)
@@ -33,7 +33,9 @@ extension Store {
       steps.append(.init(action: action, state: pipeline!.working, effect: effect))
     }
     pipeline!.pending.append(
-      .init(steps: steps, handle: handle, reportsFailureToStore: reportsFailureToStore))
+      .init(
+        steps: steps, handle: handle, reportsFailureToStore: reportsFailureToStore,
+        idempotencyKey: idempotencyKey))
     if !pipeline!.isCommitting {
       pipeline!.isCommitting = true
       // Runs after this send returns, so actions sent in the same turn share the commit.
@@ -50,7 +52,8 @@ extension Store {
       let batch = pipeline!.takeBatch()
       let target = pipeline!.working
       let commit = Commit(
-        previous: state, state: target, actionCount: batch.reduce(0) { $0 + $1.steps.count })
+        previous: state, state: target, actionCount: batch.reduce(0) { $0 + $1.steps.count },
+        idempotencyKeys: batch.compactMap(\.idempotencyKey))
       do {
         try await commitFunction(commit)
         publish(batch)

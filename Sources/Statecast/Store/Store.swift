@@ -106,12 +106,22 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// - Returns: the work the action started; ``StoreTask/finish()`` waits for it.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    if isDurable { return sendDurably(action, reportsFailureToStore: false) }
+    if isDurable { return sendDurably(action, reportsFailureToStore: false, idempotencyKey: nil) }
     guard !isClosed else { return StoreTask() }
     let effect = reducer.reduce(into: &state, action: action)
     if !observers.isEmpty { notifyObservers() }
     if effect.isNone && middlewares.isEmpty { return StoreTask() }
     return startWork(of: action, effect: effect)
+  }
+
+  /// Sends an action that carries its sender's idempotency key: a durable store hands
+  /// the key to its commit function together with the change the action made (see
+  /// ``Commit/idempotencyKeys``), so a journal can record that the action is applied in
+  /// the same write that applies it. A store without a commit function ignores the key.
+  @discardableResult
+  public func send(_ action: Action, idempotencyKey: String?) -> StoreTask {
+    guard isDurable else { return send(action) }
+    return sendDurably(action, reportsFailureToStore: false, idempotencyKey: idempotencyKey)
   }
 
   /// Cancels every task the store owns (effects, middlewares, event sources), waits

@@ -84,12 +84,19 @@ public final class StatecastConnection: Sendable {
   /// Sends one action to `topic`'s store; returns when the server acknowledged it (the
   /// patch it caused, if any, is then already applied to the subscription's state).
   ///
-  /// - Parameter action: any `Encodable` in the form of the route's client action type,
-  ///   e.g. a Swift enum `.add(title: "Milk")` or a literal `["add": ["title": "Milk"]] as JSON`.
+  /// - Parameters:
+  ///   - action: any `Encodable` in the form of the route's client action type,
+  ///     e.g. a Swift enum `.add(title: "Milk")` or a literal `["add": ["title": "Milk"]] as JSON`.
+  ///   - idempotencyKey: 1 to 64 characters of `A-Z a-z 0-9 - _`, unique per action.
+  ///     Send an action again with the same key when you cannot know whether it took
+  ///     effect (the connection dropped before the reply, or the reply was
+  ///     `unavailable`): the server applies it at most once.
   /// - Throws: ``StatecastError`` (`not_joined`, `bad_action`, `rate_limited`, ...).
-  public func send(action: some Encodable, to topic: String) async throws {
+  public func send(action: some Encodable, to topic: String, idempotencyKey: String? = nil) async throws {
     let encoded = try JSONValueEncoder().encode(action)
-    _ = try await request(["op": "action", "topic": .string(topic), "action": encoded])
+    var message: JSONObject = ["op": "action", "topic": .string(topic), "action": encoded]
+    if let idempotencyKey { message.updateValue(.string(idempotencyKey), forKey: "key") }
+    _ = try await request(message)
   }
 
   /// Publishes what this client wants the other members of a shared `topic` to see

@@ -11,6 +11,8 @@ import StatecastStorage
 /// and this node must hold an unexpired lease on it (the lease row is share-locked, so
 /// another node cannot take it over before this transaction ends). An entry that fails
 /// either check gets its own conflict and writes nothing, without failing the others.
+/// The entry's idempotency keys are written in the same transaction; keys older than
+/// ``JournalEntry/keptKeyRevisions`` are dropped every 64 revisions.
 struct PostgresJournalBatch: Sendable {
   let node: String
   let client: PostgresClient
@@ -40,7 +42,7 @@ struct PostgresJournalBatch: Sendable {
   private func write(_ entry: JournalEntry, on connection: PostgresConnection) async throws -> StorageError? {
     let rows = try await connection.query(
       """
-      SELECT r.revision, r.snapshot_revision, l.node IS NOT NULL
+      SELECT r.key, r.revision, r.snapshot_revision, l.node IS NOT NULL
       FROM statecast_rooms r
       LEFT JOIN LATERAL (
         SELECT node FROM statecast_leases
@@ -50,8 +52,8 @@ struct PostgresJournalBatch: Sendable {
       """,
       logger: logger
     )
-    var found: (revision: Int64, snapshotRevision: Int64, leased: Bool)?
-    for try await row in rows.decode((Int64, Int64, Bool).self) { found = row }
+    var found: (key: Int64, revision: Int64, snapshotRevision: Int64, leased: Bool)?
+    for try await row in rows.decode((Int64, Int64, Int64, Bool).self) { found = row }
     guard let found, found.revision == entry.revision - 1, found.leased else {
       return .revisionConflict(room: entry.room, expected: entry.revision, found: found?.revision)
     }
@@ -64,7 +66,7 @@ struct PostgresJournalBatch: Sendable {
             snapshot = \(snapshot), last_used = now()
           WHERE id = \(entry.room)
         )
-        DELETE FROM statecast_journal WHERE room = \(entry.room)
+        DELETE FROM statecast_room_journal WHERE room_key = \(found.key)
         """,
         logger: logger
       )
@@ -75,7 +77,26 @@ struct PostgresJournalBatch: Sendable {
         WITH room AS (
           UPDATE statecast_rooms SET revision = \(entry.revision), last_used = now() WHERE id = \(entry.room)
         )
-        INSERT INTO statecast_journal (room, revision, patch) VALUES (\(entry.room), \(entry.revision), \(patch))
+        INSERT INTO statecast_room_journal (room_key, revision, patch) VALUES (\(found.key), \(entry.revision), \(patch))
+        """,
+        logger: logger
+      )
+    }
+    if !entry.idempotencyKeys.isEmpty {
+      try await connection.query(
+        """
+        INSERT INTO statecast_applied_keys (room_key, key, revision)
+        SELECT \(found.key), key, \(entry.revision) FROM unnest(\(entry.idempotencyKeys)::text[]) AS key
+        ON CONFLICT (room_key, key) DO UPDATE SET revision = excluded.revision
+        """,
+        logger: logger
+      )
+    }
+    if entry.revision % 64 == 0 {
+      try await connection.query(
+        """
+        DELETE FROM statecast_applied_keys
+        WHERE room_key = \(found.key) AND revision <= \(entry.revision - JournalEntry.keptKeyRevisions)
         """,
         logger: logger
       )

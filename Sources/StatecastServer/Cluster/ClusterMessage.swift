@@ -17,7 +17,9 @@ enum ClusterMessage: Sendable, Equatable {
   case join(ref: Int64, node: String, connection: UInt64, request: RemoteJoin)
   /// A member's action, answered with `answer` once the owner's store has run it (and,
   /// for a durable room, stored the change).
-  case action(ref: Int64, node: String, room: String, session: String, action: JSON)
+  case action(
+    ref: Int64, node: String, room: String, session: String, action: JSON, key: String?,
+    creator: RoomCreator?)
   /// The answer to `join` or `action`: `nil` for ok, else the error code and message,
   /// or ``Answer/notOwner`` when the receiver does not (or no longer) own the room.
   case answer(ref: Int64, error: Answer?)
@@ -132,12 +134,14 @@ extension ClusterMessage {
           "ref": .int(ref), "node": .string(node), "connection": .string(String(connection)),
           "request": (try? JSONValueEncoder().encode(request)) ?? .null,
         ])
-    case .action(let ref, let node, let room, let session, let action):
+    case .action(let ref, let node, let room, let session, let action, let key, let creator):
       return object(
         "action",
         [
           "ref": .int(ref), "node": .string(node), "room": .string(room), "session": .string(session),
-          "action": action,
+          "action": action, "key": key.map(JSON.string) ?? .null,
+          "viewer": creator.map { .string($0.viewer) } ?? .null,
+          "address": creator.map { .string($0.address) } ?? .null,
         ]
       )
     case .answer(let ref, let error):
@@ -199,7 +203,12 @@ extension ClusterMessage {
       guard let ref = int("ref"), let node = string("node"), let room = string("room"),
         let session = string("session"), let action = fields["action"]
       else { return nil }
-      self = .action(ref: ref, node: node, room: room, session: session, action: action)
+      let creator = string("viewer").flatMap { viewer in
+        string("address").map { RoomCreator(viewer: viewer, address: $0) }
+      }
+      self = .action(
+        ref: ref, node: node, room: room, session: session, action: action, key: string("key"),
+        creator: creator)
     case "answer":
       guard let ref = int("ref") else { return nil }
       let error = fields["error"].flatMap { error -> Answer? in

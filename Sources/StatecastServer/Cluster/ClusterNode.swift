@@ -34,6 +34,9 @@ final class ClusterNode: @unchecked Sendable {
   let requestTimeout: Duration
   /// How long the members of a dead node stay (as reconnecting) before they are removed.
   let gracePeriod: Duration
+  /// Counts the new rooms this process runs for members on other processes, as the
+  /// topic registry counts those of its own members.
+  let newRoomQuota: NewRoomQuota?
   let logger: Logger
 
   private let lock = NSLock()
@@ -51,9 +54,10 @@ final class ClusterNode: @unchecked Sendable {
   init(
     backplane: any ClusterBackplane, leaseDuration: Duration = .seconds(2),
     requestTimeout: Duration = .seconds(5),
-    gracePeriod: Duration, logger: Logger
+    gracePeriod: Duration, newRoomQuota: NewRoomQuota? = nil, logger: Logger
   ) {
     self.backplane = backplane
+    self.newRoomQuota = newRoomQuota
     self.leaseDuration = leaseDuration
     self.requestTimeout = requestTimeout
     self.gracePeriod = gracePeriod
@@ -271,7 +275,7 @@ final class ClusterNode: @unchecked Sendable {
         let attached = await host.attachRemote(remote.request, node: node, connection: connection)
         self.post(.answer(ref: ref, error: attached ? nil : .notOwner), to: node)
       }
-    case .action(let ref, let node, let topic, let session, let action):
+    case .action(let ref, let node, let topic, let session, let action, let key, let creator):
       guard let host = room(topic) else {
         post(.answer(ref: ref, error: .notOwner), to: node)
         return
@@ -279,7 +283,7 @@ final class ClusterNode: @unchecked Sendable {
       // Actions of different members run side by side (their durable commits share a
       // write); one member's actions come one at a time, as its socket sends them.
       Task {
-        let error = await host.performRemote(action, from: session)
+        let error = await host.performRemote(action, key: key, from: session, creator: creator)
         self.post(.answer(ref: ref, error: error), to: node)
       }
     case .detach(let node, let topic, let session, let connection):

@@ -116,14 +116,18 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
     }
   }
 
-  func perform(_ action: JSON, from session: String) async throws(ProtocolError) {
+  func perform(_ action: JSON, key: String?, from session: String, creator: RoomCreator?)
+    async throws(ProtocolError)
+  {
     for _ in 0..<2 {
       switch lock.withLock({ role }) {
       case .owner(let inner):
-        return try await inner.perform(action, from: session)
+        return try await inner.perform(action, key: key, from: session, creator: creator)
       case .follower(let owner):
         let outcome = await node.request(to: owner) { ref in
-          .action(ref: ref, node: node.id, room: topic, session: session, action: action)
+          .action(
+            ref: ref, node: node.id, room: topic, session: session, action: action, key: key, creator: creator
+          )
         }
         switch outcome {
         case .ok:
@@ -327,10 +331,21 @@ final class ClusterRoomHost: TopicHost, @unchecked Sendable {
   }
 
   /// A member's action from `node`: `nil` when done, else what went wrong.
-  func performRemote(_ action: JSON, from session: String) async -> ClusterMessage.Answer? {
+  /// A first change of a room not stored yet counts against the quota of the member's
+  /// `creator` here, where the room runs, as a local member's does in the registry.
+  func performRemote(_ action: JSON, key: String?, from session: String, creator: RoomCreator?) async
+    -> ClusterMessage.Answer?
+  {
     guard case .owner(let inner) = lock.withLock({ role }) else { return .notOwner }
+    if let quota = node.newRoomQuota, let creator, inner.claimsNewRoom(),
+      !quota.admit(viewer: creator.viewer, address: creator.address)
+    {
+      inner.unclaimNewRoom()
+      return ClusterMessage.Answer(
+        code: NewRoomQuota.refusal.code.rawValue, message: NewRoomQuota.refusal.message)
+    }
     do throws(ProtocolError) {
-      try await inner.perform(action, from: session)
+      try await inner.perform(action, key: key, from: session, creator: creator)
       return nil
     } catch {
       return ClusterMessage.Answer(code: error.code.rawValue, message: error.message)

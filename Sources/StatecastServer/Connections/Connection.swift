@@ -163,9 +163,11 @@ final class Connection: @unchecked Sendable {
       await sessions.topicsDidChange(of: session)
       return []
 
-    case .action(let topic, let action):
+    case .action(let topic, let action, let key):
       try spendAllowance()
-      try await topics.perform(action, on: topic, from: session.id, creator: (session.viewer.id, address))
+      try await topics.perform(
+        action, key: key, on: topic, from: session.id,
+        creator: RoomCreator(viewer: session.viewer.id, address: address))
       return []
 
     case .leave(let topic):
@@ -255,7 +257,7 @@ extension ClientMessage {
   var topic: String? {
     switch self {
     case .hello, .navigate: nil
-    case .join(let topic, _), .action(let topic, _), .leave(let topic), .presence(let topic, _): topic
+    case .join(let topic, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _): topic
     }
   }
 }

@@ -41,7 +41,8 @@ enum DurableStores {
         try await journal.commit(commit)
       })
     return OpenedStore(
-      store: store, revision: restoredRevisionBase(), isRestored: true, isNewRoom: { !journal.isStored })
+      store: store, revision: restoredRevisionBase(), isRestored: true, isNewRoom: { !journal.isStored },
+      appliedKeys: journal.restoredKeys)
   }
 
   private static func openJournal<F: DurableFeature>(

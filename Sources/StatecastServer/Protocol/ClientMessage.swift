@@ -8,7 +8,8 @@ import StatecastJSON
 enum ClientMessage: Sendable {
   case hello(session: String, resume: [String: Int])
   case join(topic: String, params: JSON)
-  case action(topic: String, action: JSON)
+  /// `key`: the client's idempotency key for the action, if it sent one.
+  case action(topic: String, action: JSON, key: String?)
   case leave(topic: String)
   case presence(topic: String, meta: JSON)
   /// Live navigation: the page at `path` rendered in this socket's session, its topics
@@ -86,7 +87,17 @@ enum ClientMessage: Sendable {
       guard let action = fields["action"] else {
         return .failure(ProtocolError(.badMessage, "action needs an \"action\""))
       }
-      return .success(.action(topic: topic, action: action))
+      switch fields["key"] {
+      case nil, .null?:
+        return .success(.action(topic: topic, action: action, key: nil))
+      case .string(let key)?:
+        if let problem = AppliedKeys.problem(with: key) {
+          return .failure(ProtocolError(.badMessage, problem))
+        }
+        return .success(.action(topic: topic, action: action, key: key))
+      default:
+        return .failure(ProtocolError(.badMessage, "\"key\" must be a string"))
+      }
     case "leave":
       guard case .string(let topic)? = fields["topic"] else {
         return .failure(ProtocolError(.badMessage, "leave needs a string \"topic\""))

@@ -49,7 +49,8 @@ struct TopicRoute: Sendable {
         showsPresence: sharing == .shared,
         canSend: { request, action, json in screen(request, json) && canSend(request, action) },
         sink: context.sink, revision: opened.revision, historyStartsKnown: !opened.isRestored,
-        saveState: opened.saveState, isNewRoom: opened.isNewRoom, logger: context.logger)
+        saveState: opened.saveState, isNewRoom: opened.isNewRoom, appliedKeys: opened.appliedKeys,
+        logger: context.logger)
     }
   }
 

@@ -1571,7 +1571,7 @@ this.#handshakeTimer = null;
 }
 this.#rejectPending(
 "connection_lost",
-"the connection dropped before the server answered; the request may or may not have been applied and was not re-sent",
+"the connection dropped before the server answered; the request may or may not have been applied",
 );
 if (this.#running) this.#scheduleRetry(detail);
 }
@@ -2036,6 +2036,20 @@ if (entry.pending) this.#send(name);
 }
 }
 
+// ---- statecast/action-retry.js ----
+
+const MAX_ATTEMPTS = 4;
+function unavailableRetryDelay(attempts) {
+return 250 * 2 ** Math.max(0, attempts - 1);
+}
+function newActionKey() {
+const bytes = new Uint8Array(16);
+globalThis.crypto.getRandomValues(bytes);
+let binary = "";
+for (const byte of bytes) binary += String.fromCharCode(byte);
+return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
 // ---- statecast/topic.js ----
 
 class Topic extends Emitter {
@@ -2051,6 +2065,7 @@ class Topic extends Emitter {
 #resyncing = false;
 #holders = 1;
 #waiting = [];
+#sent = 0;
 #subscribers = new Set();
 #settleReady;
 constructor(name, params, port) {
@@ -2109,7 +2124,7 @@ new StatecastError("not_joined", `topic "${this.name}" is ${this.#status}${reaso
 );
 }
 return new Promise((resolve, reject) => {
-this.#waiting.push({ action, resolve, reject });
+this.#waiting.push({ action, resolve, reject, order: this.#sent++ });
 this.flush();
 });
 }
@@ -2212,20 +2227,37 @@ this.#end("closed", new StatecastError("not_joined", `topic "${this.name}" was c
 }
 #sendAction(entry) {
 const context = { topic: this.#name, action: entry.action };
-this.#port.send({ op: "action", topic: this.#name, action: entry.action }).then(
+entry.key ??= newActionKey();
+entry.attempts = (entry.attempts ?? 0) + 1;
+this.#port.send({ op: "action", topic: this.#name, action: entry.action, key: entry.key }).then(
 (reply) => {
 if (reply.status === "ok") {
 entry.resolve(reply);
-} else {
+return;
+}
 const error = StatecastError.fromReply(reply, context);
+if (error.code === "unavailable" && (entry.attempts ?? 0) < MAX_ATTEMPTS) {
+this.#port.later(() => this.#sendAgain(entry, error), unavailableRetryDelay(entry.attempts ?? 0));
+return;
+}
 this.#port.report(error, context);
 entry.reject(error);
-}
 },
 ( error) => {
-entry.reject(new StatecastError(error.code, error.message, context));
+const failure = new StatecastError(error.code, error.message, context);
+if (error.code === "connection_lost") this.#sendAgain(entry, failure);
+else entry.reject(failure);
 },
 );
+}
+#sendAgain(entry, error) {
+if (!this.active || (entry.attempts ?? 0) >= MAX_ATTEMPTS) {
+entry.reject(error);
+return;
+}
+const index = this.#waiting.findIndex((waiting) => waiting.order > entry.order);
+this.#waiting.splice(index === -1 ? this.#waiting.length : index, 0, entry);
+this.flush();
 }
 #takeWaiting() {
 const waiting = this.#waiting;
@@ -2357,6 +2389,7 @@ const port = {
 live: () => this.#host.connected() && this.#connection.isOpen,
 send: (message) => this.#connection.request(message),
 report: (error, context) => this.#host.report(error, context),
+later: this.#host.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
 rejoin: () => this.#rejoin(topic),
 resync: (reason) => this.#resync(topic, reason),
 release: (joinedHere) => this.#release(topic, joinedHere),

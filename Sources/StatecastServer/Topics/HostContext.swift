@@ -35,4 +35,6 @@ struct OpenedStore<State: Sendable, Action: Sendable>: Sendable {
   var saveState: (@Sendable (State) -> JSON?)?
   /// For a durable room: whether it is not stored yet (its first change creates it).
   var isNewRoom: (@Sendable () -> Bool)?
+  /// For a durable room: the idempotency keys its journal holds (see ``AppliedKeys``).
+  var appliedKeys: [String] = []
 }

@@ -22,6 +22,10 @@ final class NewRoomQuota: @unchecked Sendable {
   private var byAddress: [String: [ContinuousClock.Instant]] = [:]
   private var lastSweep = ContinuousClock.now
 
+  /// The answer to an action refused for the quota.
+  static let refusal = ProtocolError(
+    .rateLimited, "too many new rooms from you: change a room that exists, or try later")
+
   init(perViewer: Int, perAddress: Int, window: Duration) {
     self.perViewer = perViewer
     self.perAddress = perAddress
@@ -50,4 +54,11 @@ final class NewRoomQuota: @unchecked Sendable {
       return true
     }
   }
+}
+
+/// Who an action that may create a room comes from: the viewer and the peer address a
+/// ``NewRoomQuota`` counts it against.
+struct RoomCreator: Sendable, Equatable {
+  var viewer: String
+  var address: String
 }

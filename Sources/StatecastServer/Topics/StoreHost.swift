@@ -55,6 +55,7 @@ final class StoreHost<
   private let sink: any FrameSink
   private let saveState: (@Sendable (State) -> JSON?)?
   private let isNewRoom: (@Sendable () -> Bool)?
+  private let appliedKeys: AppliedKeys
   private let initialRevision: Int
   private let historyStartsKnown: Bool
   private let logger: Logger
@@ -104,6 +105,7 @@ final class StoreHost<
     historyStartsKnown: Bool = true,
     saveState: (@Sendable (State) -> JSON?)? = nil,
     isNewRoom: (@Sendable () -> Bool)? = nil,
+    appliedKeys: [String] = [],
     logger: Logger = Logger(label: LogSubsystem.stores.label)
   ) async {
     self.topic = topic
@@ -117,6 +119,8 @@ final class StoreHost<
     self.logger = logger
     self.saveState = saveState
     self.isNewRoom = isNewRoom
+    self.appliedKeys = AppliedKeys(
+      restored: appliedKeys, capacity: showsPresence ? AppliedKeys.sharedCapacity : AppliedKeys.ownCapacity)
     self.initialRevision = revision
     self.historyStartsKnown = historyStartsKnown
     if !viewDependsOnViewer {
@@ -288,7 +292,16 @@ final class StoreHost<
 
   // MARK: Actions and presence
 
-  func perform(_ action: JSON, from session: String) async throws(ProtocolError) {
+  /// The new-room quota is the registry's to count here (`creator` is unused).
+  func perform(_ action: JSON, key: String?, from session: String, creator: RoomCreator?)
+    async throws(ProtocolError)
+  {
+    try await appliedKeys.perform(key: key) { () async throws(ProtocolError) in
+      try await apply(action, key: key, from: session)
+    }
+  }
+
+  private func apply(_ action: JSON, key: String?, from session: String) async throws(ProtocolError) {
     let decoded: ClientAction
     do {
       decoded = try JSONValueDecoder().decode(ClientAction.self, from: action)
@@ -301,7 +314,7 @@ final class StoreHost<
     guard canSend(request, decoded, action) else {
       throw ProtocolError(.forbidden, "this action is not allowed on \(topic)")
     }
-    let task = await store.send(embed(decoded, request.viewer))
+    let task = await store.send(embed(decoded, request.viewer), idempotencyKey: key)
     do {
       try await task.committed()
     } catch {

@@ -16,8 +16,13 @@ protocol TopicHost: AnyObject, Sendable {
   func attach(_ request: JoinRequest, connection: ConnectionID) async throws -> Bool
   /// Decodes `action` as the route's client action, checks the route's access rules and
   /// sends it to the store. When it returns, the reducer has run and any resulting
-  /// patch is already queued.
-  func perform(_ action: JSON, from session: String) async throws(ProtocolError)
+  /// patch is already queued. An action with an idempotency `key` the topic has
+  /// applied already returns at once, applying nothing (see ``AppliedKeys``).
+  /// `creator` is who a first change of a new room counts against: the topic registry
+  /// counts it for a room this process runs; a room run by another process counts it
+  /// there.
+  func perform(_ action: JSON, key: String?, from session: String, creator: RoomCreator?)
+    async throws(ProtocolError)
   /// Sets what the member publishes about itself (an object, already bounded in size)
   /// and shows it to every member under `/presence`.
   func setPresence(_ meta: JSON, from session: String) throws(ProtocolError)
@@ -63,4 +68,9 @@ extension TopicHost {
   /// Not a room that a first change creates (per-tab topics, rooms of other processes).
   func claimsNewRoom() -> Bool { false }
   func unclaimNewRoom() {}
+
+  /// `perform` with nobody to count a new room against.
+  func perform(_ action: JSON, key: String? = nil, from session: String) async throws(ProtocolError) {
+    try await perform(action, key: key, from: session, creator: nil)
+  }
 }

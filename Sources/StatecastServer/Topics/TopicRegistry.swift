@@ -112,7 +112,8 @@ final class TopicRegistry: @unchecked Sendable {
   /// durable room not stored yet counts against the new-room quota of `creator` (a
   /// viewer id and a peer address), if the server has one.
   func perform(
-    _ action: JSON, on topic: String, from session: String, creator: (viewer: String, address: String)? = nil
+    _ action: JSON, key: String? = nil, on topic: String, from session: String,
+    creator: RoomCreator? = nil
   ) async throws(ProtocolError) {
     guard let host = host(topic, of: session) else {
       throw ProtocolError(.notJoined, "not joined to \(topic)")
@@ -121,14 +122,15 @@ final class TopicRegistry: @unchecked Sendable {
       !newRoomQuota.admit(viewer: creator.viewer, address: creator.address)
     {
       host.unclaimNewRoom()
-      throw ProtocolError(
-        .rateLimited, "too many new rooms from you: change a room that exists, or try later")
+      throw NewRoomQuota.refusal
     }
-    guard let metrics else { return try await host.perform(action, from: session) }
+    guard let metrics else {
+      return try await host.perform(action, key: key, from: session, creator: creator)
+    }
     let started = ContinuousClock.now
     let route = route(for: topic)?.0.pattern.description ?? topic
     do {
-      try await host.perform(action, from: session)
+      try await host.perform(action, key: key, from: session, creator: creator)
       metrics.actionFinished(route: route, outcome: "ok", duration: ContinuousClock.now - started)
     } catch {
       metrics.actionFinished(route: route, outcome: error.code.rawValue, duration: .zero)

@@ -15,9 +15,14 @@ extension SQLiteStorage {
           db, sql: "SELECT revision, patch FROM journal WHERE roomKey = ? AND revision > ? ORDER BY revision",
           arguments: [key, snapshotRevision]
         )
+        let keys = try String.fetchAll(
+          db, sql: "SELECT key FROM appliedKey WHERE roomKey = ? AND revision > ? ORDER BY revision",
+          arguments: [key, (room["revision"] as Int64) - JournalEntry.keptKeyRevisions]
+        )
         return StoredRows(
           revision: room["revision"], snapshotRevision: snapshotRevision, snapshot: room["snapshot"],
-          lastUsed: room["lastUsed"], journal: journal.map { ($0["revision"], $0["patch"]) }
+          lastUsed: room["lastUsed"], journal: journal.map { ($0["revision"], $0["patch"]) },
+          appliedKeys: keys
         )
       }
     }

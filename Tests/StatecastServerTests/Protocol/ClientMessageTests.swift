@@ -23,10 +23,18 @@ import Testing
     #expect(topic == "room/1" && params == ["user": "ada"])
 
     guard
-      case .action(_, let action) = try parse(#"{"op":"action","ref":2,"topic":"t","action":null}"#).result
-        .get()
+      case .action(_, let action, let key) = try parse(#"{"op":"action","ref":2,"topic":"t","action":null}"#)
+        .result.get()
     else { Issue.record("not an action"); return }
-    #expect(action == .null)
+    #expect(action == .null && key == nil)
+
+    guard
+      case .action(_, _, let key) = try parse(
+        #"{"op":"action","ref":2,"topic":"t","action":{},"key":"a-1_Z"}"#
+      )
+      .result.get()
+    else { Issue.record("not an action"); return }
+    #expect(key == "a-1_Z")
 
     guard case .leave(let left) = try parse(#"{"op":"leave","ref":3,"topic":"t"}"#).result.get()
     else { Issue.record("not a leave"); return }
@@ -38,6 +46,11 @@ import Testing
       ).result.get()
     else { Issue.record("not a hello"); return }
     #expect(session == "s" && resume == ["t": 3])
+  }
+
+  @Test(arguments: ["7", #""""#, #""has space""#, "{}", #"""# + String(repeating: "k", count: 65) + #"""#])
+  func anUnusableIdempotencyKeyIsABadMessage(_ key: String) {
+    #expect(code(#"{"op":"action","ref":2,"topic":"t","action":{},"key":"# + key + "}") == .badMessage)
   }
 
   @Test func aJoinWithoutParamsGetsAnEmptyObject() throws {

@@ -169,7 +169,12 @@ import Testing
     let messages: [ClusterMessage] = [
       .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),
       .answer(ref: 7, error: .notOwner),
-      .action(ref: 8, node: "n", room: "board/x", session: "s", action: ["add": ["amount": 1]]),
+      .action(
+        ref: 8, node: "n", room: "board/x", session: "s", action: ["add": ["amount": 1]], key: nil,
+        creator: nil),
+      .action(
+        ref: 9, node: "n", room: "board/x", session: "s", action: ["add": ["amount": 1]], key: "k-1",
+        creator: RoomCreator(viewer: "v-ada", address: "192.0.2.7")),
       .reattach(node: "n", room: "r", session: "s", connection: 9, rev: nil),
       .census(node: "n", room: "r"),
       .members(node: "n", room: "r", sessions: ["s", "t"]),

@@ -111,9 +111,9 @@ import Testing
 
 extension TopicHost {
   /// `perform`'s error, or `nil` when the action went through.
-  func outcome(_ action: JSON, from session: String) async -> ProtocolError? {
+  func outcome(_ action: JSON, key: String? = nil, from session: String) async -> ProtocolError? {
     do {
-      try await perform(action, from: session)
+      try await perform(action, key: key, from: session)
       return nil
     } catch {
       return error

@@ -20,6 +20,8 @@ struct CommitPipeline<State: Sendable, Action: Sendable> {
     /// Actions fed back by effects and event sources have nobody to answer: a
     /// failure goes to the store's `onError`.
     let reportsFailureToStore: Bool
+    /// The sender's idempotency key, journaled with the commit.
+    let idempotencyKey: String?
   }
 
   let commit: @Sendable (Commit<State>) async throws -> Void

@@ -10,6 +10,9 @@ import StatecastJSON
 /// snapshot interval, the entry's whole state becomes the new snapshot and the
 /// journal behind it is deleted, so a restore never replays more than the interval.
 ///
+/// The entry's idempotency keys go in with it; keys older than
+/// ``JournalEntry/keptKeyRevisions`` are dropped every 64 revisions.
+///
 /// Statements are prepared once per connection (`cachedStatement`): compiling the SQL
 /// would otherwise cost more than running it, several times per entry.
 enum JournalBatch {
@@ -49,6 +52,16 @@ enum JournalBatch {
         .execute(arguments: [entry.revision, now, key])
       try db.cachedStatement(sql: "INSERT INTO journal (roomKey, revision, patch) VALUES (?, ?, ?)")
         .execute(arguments: [key, entry.revision, Data(entry.patch.serialized())])
+    }
+    for idempotencyKey in entry.idempotencyKeys {
+      try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO appliedKey (roomKey, key, revision) VALUES (?, ?, ?)"
+      )
+      .execute(arguments: [key, idempotencyKey, entry.revision])
+    }
+    if entry.revision % 64 == 0 {
+      try db.cachedStatement(sql: "DELETE FROM appliedKey WHERE roomKey = ? AND revision <= ?")
+        .execute(arguments: [key, entry.revision - JournalEntry.keptKeyRevisions])
     }
     return nil
   }

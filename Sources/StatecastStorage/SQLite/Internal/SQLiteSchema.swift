@@ -9,6 +9,8 @@ import GRDB
 ///   last changed.
 /// - `journal`: the RFC 6902 patch of each revision after the snapshot, under the
 ///   room's `key` (v2; v1 repeated the room's name in every row).
+/// - `appliedKey`: the idempotency keys of the actions each room's latest changes
+///   applied, with the revision that applied them (v3).
 /// - `archivedSnapshot`: states replaced by a deliberate fresh start, kept.
 /// - `session`: saved sessions, their topics as a JSON array.
 enum SQLiteSchema {
@@ -43,6 +45,20 @@ enum SQLiteSchema {
           ALTER TABLE roomV2 RENAME TO room;
           ALTER TABLE journalV2 RENAME TO journal;
           CREATE INDEX room_lastUsed ON room(lastUsed);
+          """
+      )
+    }
+    // Idempotency keys, written in the same transaction as the change they applied.
+    migrator.registerMigration("v3") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE appliedKey (
+            roomKey INTEGER NOT NULL REFERENCES room(key) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            PRIMARY KEY (roomKey, key)
+          ) WITHOUT ROWID;
+          CREATE INDEX appliedKey_revision ON appliedKey(roomKey, revision);
           """
       )
     }

@@ -9,14 +9,16 @@ package struct StoredRows: Sendable {
   package var snapshot: Data
   package var lastUsed: Double
   package var journal: [(revision: Int64, patch: Data)]
+  package var appliedKeys: [String]
 
   package init(
     revision: Int64, snapshotRevision: Int64, snapshot: Data, lastUsed: Double,
-    journal: [(revision: Int64, patch: Data)]
+    journal: [(revision: Int64, patch: Data)], appliedKeys: [String] = []
   ) {
     (self.revision, self.snapshotRevision, self.snapshot, self.lastUsed, self.journal) = (
       revision, snapshotRevision, snapshot, lastUsed, journal
     )
+    self.appliedKeys = appliedKeys
   }
 
   /// The snapshot, then every patch after it in order, with no revision missing.
@@ -36,7 +38,8 @@ package struct StoredRows: Sendable {
           room: id, reason: "the journal ends at \(expected), the room is at \(revision)")
       }
       return StoredRoom(
-        id: id, revision: revision, state: state, lastUsed: Date(timeIntervalSince1970: lastUsed))
+        id: id, revision: revision, state: state, lastUsed: Date(timeIntervalSince1970: lastUsed),
+        appliedKeys: appliedKeys)
     } catch let error as StorageError {
       throw error
     } catch {
