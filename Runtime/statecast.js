@@ -2902,8 +2902,11 @@ class Client extends Emitter {
 #tracing = false;
 #connection;
 #registry;
+#early;
+#earlyHello = null;
 constructor(options) {
 super();
+this.#early = options.early;
 this.#connection = new Connection({
 ...options,
 onHello: (hello) => this.#greeted(hello),
@@ -2932,6 +2935,11 @@ get topics() {
 return this.#registry.topics;
 }
 start() {
+const early = this.#early;
+this.#early = undefined;
+if (early && !early.closed && early.opened && Number.isSafeInteger(early.hello?.ref)) {
+this.#earlyHello = this.#connection.adopt( (early.hello?.ref));
+}
 this.#registry.adoptEarlyJoins();
 this.#connection.start();
 }
@@ -3001,8 +3009,10 @@ this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
 #opened() {
 const handshake = new Handshake(this.#session, this.#registry.topics.values(), this.#registry.leavesPending);
 this.#handshake = handshake;
+const earlyHello = this.#earlyHello;
+this.#earlyHello = null;
 if (handshake.hello) {
-this.#connection.request(handshake.hello).then(
+(earlyHello ?? this.#connection.request(handshake.hello)).then(
 (reply) => {
 if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answered(reply));
 },

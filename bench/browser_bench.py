@@ -14,6 +14,12 @@ several fresh browser contexts (each its own cache, storage and sockets):
   stylesheets with that echo socket in place of the runtime (generated into a copy of
   `Public/` at start: what the page's content costs a browser, without Statecast;
   `× markup` is the demo page's live over its copy's).
+- first paint: each demo page also from a second server started with
+  `--no-render-pages` (rows "…, not rendered": the page before the server rendered its
+  first state), and *interactive*: the moment the page's socket is greeted and its
+  session resumed (`sc-connected`), next to its markup's echo floor.
+- live navigation: from the index, a click on each demo's card until that page shows its
+  first state in the same document, next to a cold load of the page.
 - click → DOM change: a real mouse click on the counter's "+" until the count's text
   has changed (p50, p99), next to the same on the echo page, and their ratio.
 - scroll → rows shown: on `/rows.html` (a windowed list of 100,000 rows), the time from
@@ -73,12 +79,22 @@ LIVE_PROBE = """
     for (const topic of topics) if (!topic.classList.contains("sc-ready")) return false;
     return true;
   };
+  // Interactive: a statecast page's socket is greeted and its session resumed (actions
+  // flow); a page without the runtime is interactive when it is live.
+  const isInteractive = () => {
+    const html = document.documentElement;
+    return html.classList.contains("live") || html.classList.contains("sc-connected") || location.pathname.endsWith("/bare.html");
+  };
   const check = () => {
-    if (window.__benchLive !== undefined) return true;
-    if (!isLive()) return false;
-    window.__benchLive = performance.now();
-    console.debug("statecast-bench: live");
-    return true;
+    if (window.__benchLive === undefined && isLive()) {
+      window.__benchLive = performance.now();
+      console.debug("statecast-bench: live");
+    }
+    if (window.__benchLive !== undefined && window.__benchInteractive === undefined && isInteractive()) {
+      window.__benchInteractive = performance.now();
+      console.debug("statecast-bench: interactive");
+    }
+    return window.__benchInteractive !== undefined;
   };
   const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
   observer.observe(document, { subtree: true, attributes: true, attributeFilter: ["class"] });
@@ -135,10 +151,12 @@ def realtime_prefix() -> list[str]:
     return []
 
 
-def start_server(binary: pathlib.Path, public: pathlib.Path, prefix: list[str]) -> tuple[subprocess.Popen, str, str]:
+def start_server(
+    binary: pathlib.Path, public: pathlib.Path, prefix: list[str], *flags: str
+) -> tuple[subprocess.Popen, str, str]:
     data = tempfile.mkdtemp(prefix="statecast-bench-data-")
     process = subprocess.Popen(
-        [*prefix, str(binary), "--port", "0", "--public", str(public), "--data", data, "--echo"],
+        [*prefix, str(binary), "--port", "0", "--public", str(public), "--data", data, "--echo", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -172,7 +190,7 @@ def load(context, url: str) -> dict:
         # or a selector would inject Playwright's script (tens of milliseconds of compiling
         # on the page's main thread) while the page is still loading. The probe's console
         # message arrives through the DevTools protocol instead.
-        with page.expect_console_message(lambda message: message.text == "statecast-bench: live", timeout=15_000):
+        with page.expect_console_message(lambda message: message.text == "statecast-bench: interactive", timeout=15_000):
             page.goto(url, wait_until="commit")
         page.wait_for_load_state("load")
         return page.evaluate(
@@ -186,6 +204,7 @@ def load(context, url: str) -> dict:
                 resources: resources.length + 1,
                 dcl: navigation.domContentLoadedEventEnd,
                 live: window.__benchLive,
+                interactive: window.__benchInteractive,
               };
             }"""
         )
@@ -265,6 +284,44 @@ def measure_row_jumps(browser, base: str, jumps: int) -> list[float]:
         return samples
     finally:
         context.close()
+# Installed on the index once its socket is up: marks a click and the moment the page it
+# leads to shows its first state (its topic element ready), in the same document.
+NAVIGATION_PROBE = """
+() => {
+  const probe = { clickAt: null, shownAt: null };
+  window.__benchNavigation = probe;
+  window.addEventListener("click", () => { probe.clickAt = performance.now(); }, { capture: true });
+  new MutationObserver(() => {
+    if (probe.clickAt === null || probe.shownAt !== null) return;
+    const topic = document.querySelector("[data-sc-topic]");
+    if (topic && topic.classList.contains("sc-ready")) probe.shownAt = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+}
+"""
+
+
+def measure_navigation(browser, base: str, pages: list[str], runs: int) -> dict:
+    """Live navigation from the index to each demo page: click → the page's first state,
+    over the index's socket (the same document), in a fresh context each time."""
+    results = {name: [] for name in pages}
+    for _ in range(runs):
+        for name in pages:
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            try:
+                page.goto(base + "/")
+                page.wait_for_function("() => document.documentElement.classList.contains('sc-connected')", timeout=15_000)
+                # The target's own assets (its stylesheet is the index's) are what a cold
+                # load would fetch too; the comparison is the page itself.
+                page.evaluate(NAVIGATION_PROBE)
+                page.click(f'a.demo-card[href="/{name}.html"]')
+                page.wait_for_function("() => window.__benchNavigation.shownAt !== null", timeout=15_000)
+                probe = page.evaluate("window.__benchNavigation")
+                assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+                results[name].append(probe["shownAt"] - probe["clickAt"])
+            finally:
+                context.close()
+    return results
 
 
 def fmt(ms: float) -> str:
@@ -298,6 +355,8 @@ def main() -> None:
     public = with_markup_floors(args.public, pages)
     prefix = realtime_prefix() if args.server_priority == "realtime" else []
     process, base, data = start_server(args.bin, public, prefix)
+    # The same binary without the first paint: each demo page as it was before it.
+    unrendered, unrendered_base, unrendered_data = start_server(args.bin, public, prefix, "--no-render-pages")
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -306,6 +365,10 @@ def main() -> None:
                 demos = [(name, f"/{name}.html") for name in pages]
                 markups = [(f"{name} markup + echo", f"/bench/{name}-echo.html") for name in pages]
                 loads = measure_loads(browser, base, floors + demos + markups, args.runs)
+                before = measure_loads(browser, unrendered_base, demos, args.runs)
+                for name, runs in before.items():
+                    loads[f"{name}, not rendered"] = runs
+                navigation = measure_navigation(browser, base, [n for n in pages if n != "music"], args.runs)
                 counter = measure_clicks(browser, base, "/counter.html", "#increment", "#count", args.clicks, True)
                 echo = measure_clicks(browser, base, "/bench/echo.html", "#increment", "#count", args.clicks, False)
                 jumps = measure_row_jumps(browser, base, args.jumps)
@@ -313,8 +376,10 @@ def main() -> None:
             finally:
                 browser.close()
     finally:
-        process.terminate()
-        process.wait()
+        for server in (process, unrendered):
+            server.terminate()
+            server.wait()
+        shutil.rmtree(unrendered_data, ignore_errors=True)
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(public.parent, ignore_errors=True)
 
@@ -324,7 +389,8 @@ def main() -> None:
     for name, runs in loads.items():
         cold, warm = runs["cold"], runs["warm"]
         cold_live, warm_live = median([s["live"] for s in cold]), median([s["live"] for s in warm])
-        markup = loads.get(f"{name} markup + echo")
+        markup = loads.get(f"{name.removesuffix(', not rendered')} markup + echo")
+        cold_interactive = median([s["interactive"] for s in cold])
         rows.append([
             name,
             f"{median([s['requests'] for s in cold]):.0f}",
@@ -332,6 +398,8 @@ def main() -> None:
             fmt(cold_live),
             f"{cold_live / floor:.2f}",
             f"{cold_live / median([s['live'] for s in markup['cold']]):.2f}" if markup else "",
+            fmt(cold_interactive),
+            f"{cold_interactive / median([s['interactive'] for s in markup['cold']]):.2f}" if markup else "",
             f"{median([s['requests'] for s in warm]):.0f}",
             fmt(median([s["dcl"] for s in warm])),
             fmt(warm_live),
@@ -341,9 +409,15 @@ def main() -> None:
     print(f"server scheduling: {'real-time (' + ' '.join(prefix[1:]) + ')' if prefix else 'normal'}")
     print()
     print(table(
-        ["page", "cold req", "cold DCL", "cold live", "× echo", "× markup", "warm req", "warm DCL", "warm live", "× echo"],
+        ["page", "cold req", "cold DCL", "cold live", "× echo", "× markup", "cold interactive", "× markup", "warm req", "warm DCL", "warm live", "× echo"],
         rows,
     ))
+    print()
+    nav_rows = []
+    for name, samples in navigation.items():
+        cold_load = median([s["live"] for s in loads[name]["cold"]])
+        nav_rows.append([name, str(len(samples)), fmt(median(samples)), fmt(cold_load), f"{median(samples) / cold_load:.2f}"])
+    print(table(["live navigation from the index", "runs", "click → first state", "cold load live", "× cold load"], nav_rows))
     print()
     c50, c99, e50, e99 = percentile(counter, 50), percentile(counter, 99), percentile(echo, 50), percentile(echo, 99)
     print(table(
@@ -360,7 +434,7 @@ def main() -> None:
         [["rows.html, 100,000 rows", str(len(jumps)), fmt(j50), fmt(j99), f"{j50 / e50:.2f}"]],
     ))
     if args.json:
-        args.json.write_text(json.dumps({"chromium": version, "loads": loads, "clicks": {"counter": counter, "echo": echo}, "jumps": jumps}, indent=1))
+        args.json.write_text(json.dumps({"chromium": version, "loads": loads, "navigation": navigation, "clicks": {"counter": counter, "echo": echo}, "jumps": jumps}, indent=1))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ run node node --test Tests/JS/
 # The runtime's JSDoc types (jsconfig.json): any error fails the run.
 run tsc tsc --noEmit -p jsconfig.json
 export STATECAST_BIN_DIR=$(swift build --show-bin-path)
-run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/Operations Tests/Durability Tests/Cluster Tests/Browser Tests/JS/browser
+run python python3 -m pytest -q -p no:cacheprovider Tests/Interop Tests/Protocol Tests/FirstPaint Tests/Operations Tests/Durability Tests/Cluster Tests/Browser Tests/JS/browser
 # TodoMVC, built as an app is: its own package (Examples/TodoMVC, release, a build of
 # its own that shares nothing with the one above), its feature's tests, and its
 # browser tests against its `todomvc` binary.

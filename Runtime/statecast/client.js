@@ -69,12 +69,17 @@ export class Client extends Emitter {
   #connection;
   /** @type {TopicRegistry} the topics joined over the connection */
   #registry;
+  /** @type {import("./connection.js").EarlySocket | undefined} the page's early socket, until started */
+  #early;
+  /** @type {Promise<any> | null} the answer to the resume the early socket sent, until the first flight takes it */
+  #earlyHello = null;
 
   /**
    * @param {Omit<import("./connection.js").ConnectionOptions, "onHello" | "onMessage" | "onStatus" | "onTrace">} options
    */
   constructor(options) {
     super();
+    this.#early = options.early;
     this.#connection = new Connection({
       ...options,
       onHello: (hello) => this.#greeted(hello),
@@ -113,6 +118,13 @@ export class Client extends Emitter {
 
   /** Opens the connection (idempotent), taking over the joins the early socket sent. */
   start() {
+    // A rendered page's early socket resumed the page's session already: its answer is
+    // the first flight's.
+    const early = this.#early;
+    this.#early = undefined;
+    if (early && !early.closed && early.opened && Number.isSafeInteger(early.hello?.ref)) {
+      this.#earlyHello = this.#connection.adopt(/** @type {number} */ (early.hello?.ref));
+    }
     this.#registry.adoptEarlyJoins();
     this.#connection.start();
   }
@@ -262,8 +274,10 @@ export class Client extends Emitter {
   #opened() {
     const handshake = new Handshake(this.#session, this.#registry.topics.values(), this.#registry.leavesPending);
     this.#handshake = handshake;
+    const earlyHello = this.#earlyHello;
+    this.#earlyHello = null;
     if (handshake.hello) {
-      this.#connection.request(handshake.hello).then(
+      (earlyHello ?? this.#connection.request(handshake.hello)).then(
         (reply) => {
           if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answered(reply));
         },

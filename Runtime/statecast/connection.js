@@ -87,6 +87,8 @@ const RESTARTING = 1012;
  * @property {boolean} closed whether its close event fired (the runtime then opens its own)
  * @property {{ ref: number, topic: string }[]} [joins] the joins it sent once it was open
  *   and the document parsed (refs from 1), for the client to adopt
+ * @property {{ ref: number }} [hello] on a page the server rendered: the `hello` it sent
+ *   to resume the page's session, for the client to adopt as its first flight's
  */
 
 export class Connection {

@@ -76,9 +76,23 @@
       early.joined = true;
       var roots, i, name, seen = {};
       try {
-        // A page the server rendered resumes the session its request opened instead
-        // (the runtime's first flight): its topics are joined already.
-        if (document.querySelectorAll("script#statecast-page").length) return;
+        // A page the server rendered resumes the session its request opened, from the
+        // rendered revisions: its topics are joined already. The runtime adopts the answer.
+        var rendered = document.querySelectorAll("script#statecast-page");
+        if (rendered.length) {
+          var page = JSON.parse(rendered[0].textContent), resume = {}, listed = 0;
+          for (name in page.topics) {
+            if (page.topics[name] && typeof page.topics[name].rev == "number") {
+              resume[name] = page.topics[name].rev;
+              listed++;
+            }
+          }
+          if (typeof page.session == "string" && listed > 0) {
+            early.hello = { ref: 1 };
+            socket.send(JSON.stringify({ op: "hello", ref: 1, session: page.session, resume: resume }));
+          }
+          return;
+        }
         roots = document.querySelectorAll("[data-sc-topic]:not([data-sc-params]):not([data-sc-topic] *)");
       } catch (x) {
         return;

@@ -120,7 +120,9 @@ public final class StatecastServer: Service, Sendable {
       topics: topics, gracePeriod: configuration.sessionGracePeriod,
       logger: configuration.logger(for: .sessions), storage: storage, savesEveryChange: cluster != nil)
     var pages: PageService?
-    if configuration.rendersPages, let directory = configuration.publicDirectory.map({ PublicDirectory.resolve($0) }) {
+    if configuration.rendersPages,
+      let directory = configuration.publicDirectory.map({ PublicDirectory.resolve($0) })
+    {
       pages = PageService(
         directory: directory, appPages: configuration.appPages,
         templates: PageTemplates(reloads: configuration.reloadsPageTemplates),

@@ -18,6 +18,7 @@ let sections: [(name: String, run: () async throws -> Void)] = [
   ("cluster", runClusterBenchmarks),
   ("uploads", runUploadBenchmarks),
   ("lists", runListBenchmarks),
+  ("pages", runPageBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst().filter { $0 != "--quick" })

@@ -128,7 +128,8 @@ struct ServerOptions: ParsableArguments {
 
   @Flag(
     inversion: .prefixedNo,
-    help: "Parse a page again when its file changes, for development (default off; env STATECAST_RELOAD_PAGES).")
+    help:
+      "Parse a page again when its file changes, for development (default off; env STATECAST_RELOAD_PAGES).")
   var reloadPages: Bool?
 
   @Flag(
@@ -161,7 +162,8 @@ struct ServerOptions: ParsableArguments {
       try environment.switchValue(reloadPages, "STATECAST_RELOAD_PAGES", for: "--reload-pages")
       ?? server.reloadsPageTemplates
     server.rendersPages =
-      try environment.switchValue(renderPages, "STATECAST_RENDER_PAGES", for: "--render-pages") ?? server.rendersPages
+      try environment.switchValue(renderPages, "STATECAST_RENDER_PAGES", for: "--render-pages")
+      ?? server.rendersPages
 
     let certificate: String? = try environment.value(tlsCert, "STATECAST_TLS_CERT", for: "--tls-cert")
     let key: String? = try environment.value(tlsKey, "STATECAST_TLS_KEY", for: "--tls-key")

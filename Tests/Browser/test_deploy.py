@@ -75,6 +75,13 @@ def greeting_and_resume(messages):
     return hello, resume
 
 
+def session_in_force(messages):
+    """The session of one socket: the one its resume took back (a page the server
+    rendered resumes the session its request opened), else the greeting's."""
+    hello, resume = greeting_and_resume(messages)
+    return resume["session"] if resume is not None and resume.get("resumed") else hello["session"]
+
+
 def click(page, selector, times):
     # Two tabs of one window: the one behind gets its animation frames throttled, which
     # slows Playwright's stability check (not the page), so the clicked tab comes forward.
@@ -124,7 +131,7 @@ def test_a_deploy_keeps_a_tab_and_a_room_without_reloading_the_page(
         page.evaluate(RECORD_CONNECTION_STATES)
     assert (tab_loads.count, room_loads.count) == (1, 1)
     assert (len(tab_sockets.received), len(room_sockets.received)) == (1, 1)
-    old_sessions = [greeting_and_resume(s.received[0])[0]["session"] for s in (tab_sockets, room_sockets)]
+    old_sessions = [session_in_force(s.received[0]) for s in (tab_sockets, room_sockets)]
 
     # The deploy: SIGTERM (sessions and per-tab stores are saved), then a new process on
     # the same port and data directory.

@@ -937,3 +937,32 @@ test("presence published before the join goes out once the topic is joined", asy
   await joined("board/team", { items: [] });
   assert.deepEqual(socket.sentOps("presence").map((m) => m.meta), [{ editing: "x" }]);
 });
+
+test("on a rendered page, the resume the early socket sent is adopted as the first flight's", async () => {
+  const socket = new network.WebSocket("ws://example.test/ws", "statecast.v1");
+  const early = { socket, messages: [], opened: false, closed: false, hello: { ref: 1 } };
+  socket.onopen = () => (early.opened = true);
+  socket.onmessage = (event) => early.messages.push(event.data);
+  socket.open();
+  socket.send(JSON.stringify({ op: "hello", ref: 1, session: "rendered", resume: { counter: 4 } }));
+  socket.hello("fresh");
+  socket.serverSend({ op: "patch", topic: "counter", rev: 5, ops: [{ op: "replace", path: "/count", value: 2 }] });
+  socket.ok({ ref: 1 }, { session: "rendered", resumed: true });
+  const client = clientWithEarlySocket(early);
+  client.resumeRendered({ session: "rendered", topics: new Map([["counter", { rev: 4, state: { count: 1 } }]]) });
+  client.start();
+  const topic = client.join("counter");
+  await settle();
+  assert.equal(socket.sentOps("hello").length, 1, "the resume is not sent again");
+  assert.equal(socket.sentOps("join").length, 0);
+  assert.equal(client.connectionState, "connected");
+  assert.equal(client.session, "rendered");
+  assert.equal(topic.status, "joined");
+  assert.deepEqual(topic.state, { count: 2 });
+  const sending = topic.send({ increment: {} });
+  await settle();
+  const [action] = socket.sentOps("action");
+  assert.equal(action.ref, 2, "refs continue after the early hello");
+  socket.ok(action);
+  await sending;
+});

@@ -1,5 +1,6 @@
 import Foundation
 import StatecastJSON
+import Synchronization
 
 /// The expression language of `data-sc-*` bindings, as the browser runtime reads it
 /// (`Runtime/statecast/expression.js`): a path, optionally negated or compared with a
@@ -60,18 +61,40 @@ struct BindingExpression: Sendable {
     self.comparison = comparison
   }
 
+  /// Parses `source` once: a page's bindings are the same at every render, so each is
+  /// parsed at its first and read from here after (at most ``cacheLimit`` kept).
+  static func cached(_ source: String) -> BindingExpression? {
+    if let hit = cache.withLock({ $0[source] }) { return hit }
+    let parsed = BindingExpression(source)
+    cache.withLock { entries in
+      if entries.count >= cacheLimit { entries.removeAll(keepingCapacity: true) }
+      entries[source] = .some(parsed)
+    }
+    return parsed
+  }
+
+  private static let cacheLimit = 4_096
+  private static let cache = Mutex<[String: BindingExpression?]>([:])
+
   /// The first comparison operator, as the runtime's `/^(.*?)\s*(==|!=|>=|<=|>|<)\s*(.*)$/`
   /// finds it: the leftmost position where one starts, the two-character ones first.
   private static func splitComparison(_ text: String) -> (String, String, String)? {
-    let characters = Array(text)
-    for index in characters.indices {
-      for op in ["==", "!=", ">=", "<=", ">", "<"] {
-        let opCharacters = Array(op)
-        guard index + opCharacters.count <= characters.count,
-          Array(characters[index..<index + opCharacters.count]) == opCharacters
-        else { continue }
-        return (String(characters[..<index]), op, String(characters[(index + opCharacters.count)...]))
+    let bytes = Array(text.utf8)
+    for index in bytes.indices {
+      let byte = bytes[index]
+      let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+      var length = 0
+      switch byte {
+      case UInt8(ascii: "="), UInt8(ascii: "!"): length = next == UInt8(ascii: "=") ? 2 : 0
+      case UInt8(ascii: ">"), UInt8(ascii: "<"): length = next == UInt8(ascii: "=") ? 2 : 1
+      default: length = 0
       }
+      guard length > 0 else { continue }
+      return (
+        String(decoding: bytes[..<index], as: UTF8.self),
+        String(decoding: bytes[index..<index + length], as: UTF8.self),
+        String(decoding: bytes[(index + length)...], as: UTF8.self)
+      )
     }
     return nil
   }
@@ -213,7 +236,7 @@ struct BindingExpression: Sendable {
     for part in source.split(separator: ";", omittingEmptySubsequences: false) {
       if part.trimmingCharacters(in: .whitespaces).isEmpty { continue }
       guard let colon = part.firstIndex(of: ":"), colon > part.startIndex,
-        let expression = BindingExpression(String(part[part.index(after: colon)...]))
+        let expression = cached(String(part[part.index(after: colon)...]))
       else { return nil }
       pairs.append((part[..<colon].trimmingCharacters(in: .whitespaces), expression))
     }

@@ -24,7 +24,8 @@ struct BindingRenderer {
     element.setClass("sc-ready", true)
   }
 
-  private static func render(_ element: inout HTMLElement, scope: BindingExpression.Scope, isTopicRoot: Bool) {
+  private static func render(_ element: inout HTMLElement, scope: BindingExpression.Scope, isTopicRoot: Bool)
+  {
     if !isTopicRoot, element.attribute("data-sc-topic") != nil { return }
     if let list = element.attribute("data-sc-each") {
       renderList(&element, source: list, scope: scope)
@@ -35,13 +36,13 @@ struct BindingRenderer {
         element.children[index] = .element(child)
       }
     }
-    if let model = element.attribute("data-sc-model"), let expression = BindingExpression(model) {
+    if let model = element.attribute("data-sc-model"), let expression = BindingExpression.cached(model) {
       writeControl(&element, expression.evaluate(scope), property: nil)
     }
     for (name, source) in element.attributes {
       switch name {
       case "data-sc-text":
-        guard let expression = BindingExpression(source) else { continue }
+        guard let expression = BindingExpression.cached(source) else { continue }
         element.children = [.text(BindingExpression.displayText(expression.evaluate(scope)))]
       case "data-sc-attr":
         renderAttributes(&element, source: source, scope: scope)
@@ -51,7 +52,7 @@ struct BindingRenderer {
           element.setClass(className, BindingExpression.truthy(expression.evaluate(scope)))
         }
       case "data-sc-show", "data-sc-hide":
-        guard let expression = BindingExpression(source) else { continue }
+        guard let expression = BindingExpression.cached(source) else { continue }
         let hidden = BindingExpression.truthy(expression.evaluate(scope)) != (name == "data-sc-show")
         if hidden { element.setAttribute("hidden", "") } else { element.removeAttribute("hidden") }
       default: continue
@@ -59,7 +60,9 @@ struct BindingRenderer {
     }
   }
 
-  private static func renderAttributes(_ element: inout HTMLElement, source: String, scope: BindingExpression.Scope) {
+  private static func renderAttributes(
+    _ element: inout HTMLElement, source: String, scope: BindingExpression.Scope
+  ) {
     guard let pairs = BindingExpression.pairs(source) else { return }
     let lowered = pairs.map { (name: $0.name.lowercased(), expression: $0.expression) }
     // The runtime refuses the whole binding when one name may not be written.
@@ -93,7 +96,8 @@ struct BindingRenderer {
       return
     }
     if element.name == "input", property == nil, type == "radio" {
-      setFlag(&element, "checked", BindingExpression.displayText(value) == (element.attribute("value") ?? "on"))
+      setFlag(
+        &element, "checked", BindingExpression.displayText(value) == (element.attribute("value") ?? "on"))
       return
     }
     let text = BindingExpression.displayText(value)
@@ -132,15 +136,16 @@ struct BindingRenderer {
   }
 
   /// `data-sc-each`: the template stays, and one rendered copy of it per item follows it.
-  private static func renderList(_ element: inout HTMLElement, source: String, scope: BindingExpression.Scope) {
-    guard let expression = BindingExpression(source),
+  private static func renderList(_ element: inout HTMLElement, source: String, scope: BindingExpression.Scope)
+  {
+    guard let expression = BindingExpression.cached(source),
       let templateIndex = element.children.firstIndex(where: {
         if case .element(let child) = $0 { child.name == "template" } else { false }
       }),
       case .element(let template) = element.children[templateIndex]
     else { return }
     let items = expression.evaluate(scope)?.arrayValue ?? []
-    let keyExpression = element.attribute("data-sc-key").flatMap(BindingExpression.init)
+    let keyExpression = element.attribute("data-sc-key").flatMap(BindingExpression.cached)
     var rows: [HTMLNode] = []
     var seen: Set<String> = []
     for (index, item) in items.enumerated() {
@@ -160,9 +165,12 @@ struct BindingRenderer {
 
   /// A row's key, as the runtime's `keyOf`: `data-sc-key`, else the item's `id`, else
   /// its position.
-  private static func key(of item: JSON, at index: Int, root: JSON?, keyExpression: BindingExpression?) -> String {
+  private static func key(of item: JSON, at index: Int, root: JSON?, keyExpression: BindingExpression?)
+    -> String
+  {
     if let keyExpression {
-      return BindingExpression.displayText(keyExpression.evaluate(.init(value: item, root: root, index: index)))
+      return BindingExpression.displayText(
+        keyExpression.evaluate(.init(value: item, root: root, index: index)))
     }
     switch item["id"] {
     case .string(let id)?: return id

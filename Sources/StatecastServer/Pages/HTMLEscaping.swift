@@ -1,4 +1,5 @@
 import Foundation
+
 /// Escaping of what is rendered from state, for the context it lands in.
 ///
 /// State holds what users typed, so every value is text and never markup: in text
@@ -61,7 +62,8 @@ enum HTMLEscaping {
   /// (browsers drop those inside a scheme).
   static func isSafeAttributeValue(_ name: String, _ value: String) -> Bool {
     guard urlAttributes.contains(name) else { return true }
-    let scheme = String(String.UnicodeScalarView(value.unicodeScalars.filter { $0.value > 0x20 })).lowercased()
+    let scheme = String(String.UnicodeScalarView(value.unicodeScalars.filter { $0.value > 0x20 }))
+      .lowercased()
     return !scheme.hasPrefix("javascript:") && !scheme.hasPrefix("vbscript:")
   }
 }

@@ -1,11 +1,12 @@
 import Foundation
+
 /// One node of a page template, as ``HTMLTemplateParser`` reads it.
 ///
 /// Text keeps the markup it was written as (entities and all), so that what no binding
 /// touches is sent exactly as the author wrote it; only what is rendered from state is
 /// escaped here (``HTMLEscaping``). Attribute values are decoded, because bindings read
 /// them (`data-sc-params='{"a":"$x"}'`), and escaped again when written.
-enum HTMLNode: Sendable, Equatable {
+package enum HTMLNode: Sendable, Equatable {
   /// Text as written in the template: already markup, sent as it is.
   case markup(String)
   /// Text rendered from state: escaped when written.
@@ -14,7 +15,7 @@ enum HTMLNode: Sendable, Equatable {
 }
 
 /// An element of a page template: its name (lower case), attributes in order, children.
-struct HTMLElement: Sendable, Equatable {
+package struct HTMLElement: Sendable, Equatable {
   var name: String
   var attributes: [(name: String, value: String)]
   var children: [HTMLNode]
@@ -25,7 +26,7 @@ struct HTMLElement: Sendable, Equatable {
     self.children = children
   }
 
-  static func == (lhs: HTMLElement, rhs: HTMLElement) -> Bool {
+  package static func == (lhs: HTMLElement, rhs: HTMLElement) -> Bool {
     lhs.name == rhs.name && lhs.children == rhs.children
       && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
       && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
@@ -56,7 +57,11 @@ struct HTMLElement: Sendable, Equatable {
     let has = classes.contains(name)
     if on == has { return }
     if on { classes.append(name) } else { classes.removeAll { $0 == name } }
-    if classes.isEmpty { removeAttribute("class") } else { setAttribute("class", classes.joined(separator: " ")) }
+    if classes.isEmpty {
+      removeAttribute("class")
+    } else {
+      setAttribute("class", classes.joined(separator: " "))
+    }
   }
 
   /// Elements without an end tag.

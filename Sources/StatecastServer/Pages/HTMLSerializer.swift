@@ -1,4 +1,5 @@
 import Foundation
+
 /// Writes ``HTMLNode``s back as markup: template text as it was written, rendered text
 /// and every attribute value escaped for its context (``HTMLEscaping``).
 enum HTMLSerializer {

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Reads a page template into ``HTMLNode``s: a tokenizer of the project's own, limited
 /// to what an app's templates are (see docs/FIRST_PAINT.md, "Parsing templates").
 ///
@@ -34,7 +35,8 @@ struct HTMLTemplateParser {
     var pendingText = position
     func flushText(upTo end: Int, into stack: inout [HTMLElement]) {
       if end > pendingText {
-        stack[stack.count - 1].children.append(.markup(String(decoding: text[pendingText..<end], as: UTF8.self)))
+        stack[stack.count - 1].children.append(
+          .markup(String(decoding: text[pendingText..<end], as: UTF8.self)))
       }
     }
     func closeTop(_ stack: inout [HTMLElement]) {
@@ -74,7 +76,8 @@ struct HTMLTemplateParser {
         var element = HTMLElement(name: readName().lowercased())
         let selfClosed = readAttributes(into: &element)
         pendingText = position
-        if let siblings = Self.selfClosingSiblings[element.name], let last = stack.last, siblings.contains(last.name),
+        if let siblings = Self.selfClosingSiblings[element.name], let last = stack.last,
+          siblings.contains(last.name),
           stack.count > 1
         {
           closeTop(&stack)
@@ -132,7 +135,8 @@ struct HTMLTemplateParser {
       if position < text.count, text[position] == UInt8(ascii: "=") {
         position += 1
         skipSpaces()
-        if position < text.count, text[position] == UInt8(ascii: "\"") || text[position] == UInt8(ascii: "'") {
+        if position < text.count, text[position] == UInt8(ascii: "\"") || text[position] == UInt8(ascii: "'")
+        {
           let quote = text[position]
           let valueStart = position + 1
           var end = valueStart

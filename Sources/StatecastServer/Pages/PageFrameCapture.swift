@@ -66,7 +66,9 @@ final class PageFrameCapture: FrameSink, @unchecked Sendable {
 
   func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome {
     guard connection.generation == Self.pageGeneration else {
-      if tapped.load(ordering: .relaxed) > 0, lock.withLock({ snapshots[connection] != nil }) { keep(frame, connection) }
+      if tapped.load(ordering: .relaxed) > 0, lock.withLock({ snapshots[connection] != nil }) {
+        keep(frame, connection)
+      }
       return base.send(frame, to: connection)
     }
     keep(frame, connection)

@@ -105,7 +105,9 @@ struct PageLocation: Sendable, Equatable {
       case "$location.search": return .string(search)
       case "$location.hash": return .string("")
       default:
-        if text.hasPrefix("$query.") { return queryValue(String(text.dropFirst(7))).map(JSON.string) ?? .null }
+        if text.hasPrefix("$query.") {
+          return queryValue(String(text.dropFirst(7))).map(JSON.string) ?? .null
+        }
         return .null
       }
     case .array(let array): return .array(array.map(fill))

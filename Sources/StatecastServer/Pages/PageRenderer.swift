@@ -45,7 +45,9 @@ enum PageRenderer {
     return found
   }
 
-  private static func topic(of element: HTMLElement, template: String, at location: PageLocation) -> PageTopic? {
+  private static func topic(of element: HTMLElement, template: String, at location: PageLocation)
+    -> PageTopic?
+  {
     guard let name = location.topicName(template), !name.isEmpty else { return nil }
     let params = element.attribute("data-sc-params").flatMap { source in
       source.trimmingCharacters(in: .whitespaces).isEmpty ? nil : location.params(source)
@@ -63,13 +65,16 @@ enum PageRenderer {
       let script = HTMLNode.element(
         HTMLElement(
           name: "script", attributes: [("type", "application/json"), ("id", pageDataID)],
-          children: [.markup(HTMLEscaping.scriptJSON(String(decoding: pageData.serialized(), as: UTF8.self)))]))
+          children: [.markup(HTMLEscaping.scriptJSON(String(decoding: pageData.serialized(), as: UTF8.self)))]
+        ))
       if !appendToBody(&rendered, script) { rendered.append(script) }
     }
     return HTMLSerializer.serialize(rendered)
   }
 
-  private static func renderTopics(_ node: HTMLNode, at location: PageLocation, states: [String: RenderedTopic])
+  private static func renderTopics(
+    _ node: HTMLNode, at location: PageLocation, states: [String: RenderedTopic]
+  )
     -> HTMLNode
   {
     guard case .element(var element) = node, element.name != "template" else { return node }

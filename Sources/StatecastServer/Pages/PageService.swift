@@ -98,7 +98,8 @@ final class PageService: Sendable {
 
   private func file(for path: String) -> String? {
     if let file = pages[path] { return file }
-    for page in appPages where page.prefix == "/" || path == page.prefix || path.hasPrefix(page.prefix + "/") {
+    for page in appPages where page.prefix == "/" || path == page.prefix || path.hasPrefix(page.prefix + "/")
+    {
       return page.path
     }
     return nil

@@ -23,7 +23,8 @@ final class PageSessions: Sendable {
   private let waiting = Mutex<[ContinuousClock.Instant]>([])
 
   init(
-    sessions: SessionRegistry, topics: TopicRegistry, capture: PageFrameCapture, grace: Duration, maxWaiting: Int
+    sessions: SessionRegistry, topics: TopicRegistry, capture: PageFrameCapture, grace: Duration,
+    maxWaiting: Int
   ) {
     self.sessions = sessions
     self.topics = topics
@@ -51,9 +52,13 @@ final class PageSessions: Sendable {
         connection: connection, address: address)
     }
     // A room whose owner is another process relays its snapshot later: such a topic is
-    // not rendered, and the runtime's resume brings its state.
+    // not rendered, and the session leaves it again, so that the page's runtime joins it
+    // as any topic (a session that rendered nothing is not kept at all).
     let states = capture.closePageConnection(connection)
-    let kept = admit()
+    for topic in pageTopics where states[topic.name] == nil {
+      try? await topics.leave(topic.name, session: session.id)
+    }
+    let kept = !states.isEmpty && admit()
     sessions.disconnect(session, from: connection, grace: kept ? grace : .zero)
     return Opened(session: kept ? session.id : nil, states: states)
   }

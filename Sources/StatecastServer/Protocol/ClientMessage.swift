@@ -128,7 +128,8 @@ enum ClientMessage: Sendable {
         path.utf8.count <= maxNavigatePath
       else {
         return .failure(
-          ProtocolError(.badMessage, "navigate needs a \"path\" of this origin (/…, at most \(maxNavigatePath) bytes)"))
+          ProtocolError(
+            .badMessage, "navigate needs a \"path\" of this origin (/…, at most \(maxNavigatePath) bytes)"))
       }
       return .success(.navigate(path: path))
     case "upload", "upload_resume", "upload_cancel":

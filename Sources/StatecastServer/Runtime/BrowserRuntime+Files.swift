@@ -2913,8 +2913,11 @@ class Client extends Emitter {
 #tracing = false;
 #connection;
 #registry;
+#early;
+#earlyHello = null;
 constructor(options) {
 super();
+this.#early = options.early;
 this.#connection = new Connection({
 ...options,
 onHello: (hello) => this.#greeted(hello),
@@ -2943,6 +2946,11 @@ get topics() {
 return this.#registry.topics;
 }
 start() {
+const early = this.#early;
+this.#early = undefined;
+if (early && !early.closed && early.opened && Number.isSafeInteger(early.hello?.ref)) {
+this.#earlyHello = this.#connection.adopt( (early.hello?.ref));
+}
 this.#registry.adoptEarlyJoins();
 this.#connection.start();
 }
@@ -3012,8 +3020,10 @@ this.#setState(detail?.restarting ? "connecting" : "disconnected", detail);
 #opened() {
 const handshake = new Handshake(this.#session, this.#registry.topics.values(), this.#registry.leavesPending);
 this.#handshake = handshake;
+const earlyHello = this.#earlyHello;
+this.#earlyHello = null;
 if (handshake.hello) {
-this.#connection.request(handshake.hello).then(
+(earlyHello ?? this.#connection.request(handshake.hello)).then(
 (reply) => {
 if (this.#handshake === handshake) this.#handshakeDone(handshake, handshake.answered(reply));
 },
@@ -4290,9 +4300,23 @@ form.sc-loading button[type="submit"]::after {
       early.joined = true;
       var roots, i, name, seen = {};
       try {
-        // A page the server rendered resumes the session its request opened instead
-        // (the runtime's first flight): its topics are joined already.
-        if (document.querySelectorAll("script#statecast-page").length) return;
+        // A page the server rendered resumes the session its request opened, from the
+        // rendered revisions: its topics are joined already. The runtime adopts the answer.
+        var rendered = document.querySelectorAll("script#statecast-page");
+        if (rendered.length) {
+          var page = JSON.parse(rendered[0].textContent), resume = {}, listed = 0;
+          for (name in page.topics) {
+            if (page.topics[name] && typeof page.topics[name].rev == "number") {
+              resume[name] = page.topics[name].rev;
+              listed++;
+            }
+          }
+          if (typeof page.session == "string" && listed > 0) {
+            early.hello = { ref: 1 };
+            socket.send(JSON.stringify({ op: "hello", ref: 1, session: page.session, resume: resume }));
+          }
+          return;
+        }
         roots = document.querySelectorAll("[data-sc-topic]:not([data-sc-params]):not([data-sc-topic] *)");
       } catch (x) {
         return;

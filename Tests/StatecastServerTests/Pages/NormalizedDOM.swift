@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import StatecastServer
 
 /// The DOM of a conformance case as one comparable string, by the rules of
@@ -24,8 +25,10 @@ enum NormalizedDOM {
     var attributes: [String: String] = [:]
     for (name, value) in element.attributes where name != "data-sc-rendered" { attributes[name] = value }
     if let classes = attributes["class"] {
-      let tokens = classes.split(whereSeparator: \.isWhitespace).map(String.init).filter { $0 != "sc-joining" }
-        .sorted()
+      let tokens = classes.split(whereSeparator: \.isWhitespace).map(String.init).filter {
+        $0 != "sc-joining"
+      }
+      .sorted()
       attributes["class"] = tokens.isEmpty ? nil : tokens.joined(separator: " ")
     }
     if element.name == "input" {
@@ -44,7 +47,9 @@ enum NormalizedDOM {
     if element.name == "select" { nextSelect = selectedValue(element) }
     let head =
       "<\(element.name)"
-      + attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(escape($0.value).replacingOccurrences(of: "\"", with: "&quot;"))\"" }
+      + attributes.sorted { $0.key < $1.key }.map {
+        " \($0.key)=\"\(escape($0.value).replacingOccurrences(of: "\"", with: "&quot;"))\""
+      }
       .joined() + ">"
     if HTMLElement.voidNames.contains(element.name) { return head }
     let body = inner ?? element.children.map { normalize($0, selectValue: nextSelect) }.joined()

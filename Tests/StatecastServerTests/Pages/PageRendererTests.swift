@@ -24,7 +24,9 @@ import Testing
       <style>p > b { color: red }</style></head>
       <body><!-- a <comment> --><p class=x>Fish &amp; chips<br></p><textarea><b>raw</b></textarea></body></html>
       """
-    #expect(HTMLSerializer.serialize(HTMLTemplateParser.parse(page)) == page.replacingOccurrences(of: "class=x", with: "class=\"x\""))
+    #expect(
+      HTMLSerializer.serialize(HTMLTemplateParser.parse(page))
+        == page.replacingOccurrences(of: "class=x", with: "class=\"x\""))
   }
 
   @Test func hostileTextIsEscapedInTextAttributesAndFields() {
@@ -37,24 +39,33 @@ import Testing
     #expect(html.contains("<p data-sc-text=\"s\">\"&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;'</p>"))
     #expect(html.contains("title=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;'\""))
     #expect(html.contains("value=\"&quot;&gt;&lt;script&gt;"))
-    #expect(html.contains("<textarea data-sc-model=\"s\">\"&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;'</textarea>"))
+    #expect(
+      html.contains(
+        "<textarea data-sc-model=\"s\">\"&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;'</textarea>"))
   }
 
   @Test func scriptURLsAreRefusedHoweverSpelled() {
     for url in ["javascript:alert(1)", " JAVASCRIPT:alert(1)", "java\nscript:alert(1)", "\u{01}vbscript:x"] {
-      let html = render(#"<div data-sc-topic="t"><a href="/safe" data-sc-attr="href: u">x</a></div>"#, ["u": .string(url)])
+      let html = render(
+        #"<div data-sc-topic="t"><a href="/safe" data-sc-attr="href: u">x</a></div>"#, ["u": .string(url)])
       #expect(!html.contains("href="), "\(url) was written")
     }
-    let safe = render(#"<div data-sc-topic="t"><a data-sc-attr="href: u">x</a></div>"#, ["u": "/artist/42?x=1&y=2"])
+    let safe = render(
+      #"<div data-sc-topic="t"><a data-sc-attr="href: u">x</a></div>"#, ["u": "/artist/42?x=1&y=2"])
     #expect(safe.contains(#"href="/artist/42?x=1&amp;y=2""#))
   }
 
   @Test func thePageDataCannotEndItsScript() throws {
-    let data: JSON = ["session": "s", "topics": ["t": ["rev": 3, "state": ["s": "</script><script>alert(1)</script><!--"]]]]
+    let data: JSON = [
+      "session": "s", "topics": ["t": ["rev": 3, "state": ["s": "</script><script>alert(1)</script><!--"]]],
+    ]
     let html = render("<html><body><div data-sc-topic=\"t\"></div></body></html>", [:], pageData: data)
-    let script = html.components(separatedBy: "id=\"statecast-page\">")[1].components(separatedBy: "</script>")[0]
+    let script = html.components(separatedBy: "id=\"statecast-page\">")[1].components(
+      separatedBy: "</script>")[0]
     #expect(!script.contains("<"))
-    #expect(try JSON(parsing: script)["topics"]?["t"]?["state"]?["s"]?.stringValue == "</script><script>alert(1)</script><!--")
+    #expect(
+      try JSON(parsing: script)["topics"]?["t"]?["state"]?["s"]?.stringValue
+        == "</script><script>alert(1)</script><!--")
     #expect(html.hasSuffix("</script></body></html>"))
   }
 
@@ -71,9 +82,11 @@ import Testing
   }
 
   @Test func theParserKeepsItsPromisesOnLooseMarkup() {
-    let nodes = HTMLTemplateParser.parse("<ul><li>a<li>b</ul><select><option>x<option selected>y</select><p>z</div>")
+    let nodes = HTMLTemplateParser.parse(
+      "<ul><li>a<li>b</ul><select><option>x<option selected>y</select><p>z</div>")
     #expect(
       HTMLSerializer.serialize(nodes)
-        == "<ul><li>a</li><li>b</li></ul><select><option>x</option><option selected>y</option></select><p>z</p>")
+        == "<ul><li>a</li><li>b</li></ul><select><option>x</option><option selected>y</option></select><p>z</p>"
+    )
   }
 }

@@ -132,7 +132,8 @@ enum HTTPResponder {
     return complete(
       wsi,
       send(
-        wsi, status: UInt32(page.status), contentType: page.contentType, body: page.body, headers: page.headers,
+        wsi, status: UInt32(page.status), contentType: page.contentType, body: page.body,
+        headers: page.headers,
         cacheControl: page.cacheControl))
   }
 
@@ -146,7 +147,8 @@ enum HTTPResponder {
   /// Writes a complete response with `bodyBytes` and the extra header lines `headers`;
   /// `false` if the connection failed.
   private static func send(
-    _ wsi: OpaquePointer, status: UInt32, contentType: String, body bodyBytes: [UInt8], headers: [String] = [],
+    _ wsi: OpaquePointer, status: UInt32, contentType: String, body bodyBytes: [UInt8],
+    headers: [String] = [],
     cacheControl: String = "no-store"
   )
     -> Bool

@@ -72,7 +72,8 @@ final class ServerContext: @unchecked Sendable {
     // Rendered pages: a callback mount each, except `/`, which would take every path (the
     // file mount's default document is made one that does not exist instead, so that
     // lws hands `/` to the callback as it does any path without a file).
-    let pagePaths = configuration.pageRoute == nil ? [] : configuration.pagePaths.filter { $0 != "/" }.sorted()
+    let pagePaths =
+      configuration.pageRoute == nil ? [] : configuration.pagePaths.filter { $0 != "/" }.sorted()
     for path in callbackPaths + configuration.embeddedFiles.map(\.path) + pagePaths {
       let mount = allocations.zeroed(lws_http_mount.self)
       mount.pointee.mountpoint = allocations.string(path)

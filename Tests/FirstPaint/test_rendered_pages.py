@@ -4,14 +4,15 @@ socket resumes that session from the rendered revision (patches, no second snaps
 rendered pages are private, hostile state is escaped, and GETs without sockets cost
 a bounded amount."""
 
-import html
 import json
 import re
+import shutil
 import time
 import urllib.request
 
 import pytest
 
+from demo_binary import ROOT
 from statecast_client import Client
 
 
@@ -112,3 +113,45 @@ def test_a_page_session_without_a_socket_expires_after_its_grace(start_server):
     reply, _ = client.request({"op": "hello", "session": data["session"], "resume": {}})
     assert reply["resumed"] is False
     client.close()
+
+
+def test_navigate_renders_a_page_in_the_sockets_session(server):
+    client = Client(server.ws_url)
+    reply, before = client.request({"op": "navigate", "path": "/counter.html?room=navigate"})
+    assert reply["status"] == "ok", reply
+    # The page's topic is joined on this socket: its snapshot came before the reply.
+    assert [m["op"] for m in before][:1] == ["snapshot"] and before[0]["topic"] == "counter/navigate"
+    data = page_data(reply["html"])
+    assert data["session"] == client.hello["session"]
+    assert data["topics"]["counter/navigate"]["rev"] == before[0]["rev"]
+    assert '<output id="count" data-sc-text="count" data-sc-cloak aria-live="polite">0</output>' in reply["html"]
+    reply, _ = client.action("counter/navigate", {"increment": {}})
+    assert reply["status"] == "ok" and client.states["counter/navigate"]["count"] == 1
+    # A page without topics is answered as written; a path that is no page, or not a path, is refused.
+    reply, _ = client.request({"op": "navigate", "path": "/"})
+    assert reply["status"] == "ok" and "Server-side state, live in the browser" in reply["html"]
+    reply, _ = client.request({"op": "navigate", "path": "/no-such-page.html"})
+    assert reply["error"]["code"] == "unknown_page"
+    for path in ["//evil.example/x", "counter.html", 7, "/" + "a" * 3000]:
+        reply, _ = client.request({"op": "navigate", "path": path})
+        assert reply["error"]["code"] == "bad_message", path
+    for path in ["/../Package.swift", "/.statecast-rendered-index", "/bench/../counter.html"]:
+        reply, _ = client.request({"op": "navigate", "path": path})
+        assert reply["status"] == "error", path
+    client.close()
+
+
+def test_an_index_that_binds_a_topic_is_rendered_at_slash(start_server, tmp_path):
+    public = tmp_path / "Public"
+    shutil.copytree(ROOT / "Public", public)
+    index = public / "index.html"
+    index.write_text(index.read_text().replace(
+        '<main class="demo">', '<main class="demo" data-sc-topic="counter/{query.room}"><output id="c" data-sc-text="count">?</output>'))
+    server = start_server("--public", str(public))
+    for path in ("/?room=slash", "/index.html?room=slash"):
+        status, headers, body = get(server, path)
+        assert status == 200 and headers["Cache-Control"] == "private, no-store"
+        assert '<output id="c" data-sc-text="count">0</output>' in body, path
+    # Other files are served from the directory as before.
+    status, headers, _ = get(server, "/demo.css")
+    assert status == 200 and "ETag" in headers
