@@ -1,6 +1,7 @@
 """Events for hooks over a real socket: only a join that asked for them receives them,
 to the pinger or to the whole room, and a bad `events` field is refused."""
 
+import time
 import uuid
 
 from statecast_client import Client
@@ -11,12 +12,14 @@ def events_in(messages):
 
 
 def next_event(client, already=()):
-    """The first event among `already`, else the next one the client receives (readings
-    keep arriving as patches meanwhile)."""
+    """The first event among `already`, else the next one the client receives within 5 s
+    (readings keep arriving as patches meanwhile)."""
     for message in already:
         if message.get("op") == "event":
             return message
+    deadline = time.monotonic() + 5
     while True:
+        assert time.monotonic() < deadline, "no event came"
         message = client.recv(timeout=5)
         if message.get("op") == "event":
             return message
