@@ -70,6 +70,7 @@ def test_scrolling_holds_a_bounded_window_and_reaches_the_end_and_back(server, o
     page.evaluate(SCROLL_UNTIL_ROW, [0, 0])
     elapsed = page.evaluate(SCROLL_UNTIL_ROW, [100_000 * ROW_HEIGHT, 99_999])
     assert 0 <= elapsed < 1000, f"row 99999 took {elapsed:.0f} ms"
+    print(f"scroll to the end: row 99999 on the page after {elapsed:.0f} ms")
     last = page.locator('#grid .rows-row[data-id="99999"]')
     expect(last.locator(".index")).to_have_text("99999")
     assert page.evaluate(VISIBLE_ROWS)[-1][0] == "99999"
