@@ -44,9 +44,9 @@ def test_hooks_are_mounted_updated_and_destroyed_with_their_elements(server, ope
     assert log.count(f"mounted mark {second}") == 1
 
     # Leave: a second chart bound to the same topic, then unbound.
+    page.click("#resume")
     page.click("#widget-toggle")
     expect(page.locator("#widget-chart")).to_have_attribute("data-updates", re.compile(r"\d"))
-    page.click("#resume")
     page.click("#widget-toggle")
     expect(page.locator("#widget-chart")).to_have_count(0)
     assert_in_order(hook_log(page), "mounted chart widget-chart", "updated chart widget-chart", "destroyed chart widget-chart")

@@ -57,8 +57,7 @@ def test_scrolling_holds_a_bounded_window_and_reaches_the_end_and_back(server, o
     kept = page.locator('#grid .rows-row[data-id="30"]')
     page.eval_on_selector('#grid .rows-row[data-id="30"]', "row => { row.kept = true; }")
     top_before = kept.evaluate("row => row.offsetTop")
-    assert page.evaluate(SCROLL_UNTIL_ROW, [20 * ROW_HEIGHT, 60]) >= 0
-    expect(page.locator('#grid .rows-row[data-id="65"]')).to_have_count(1)
+    assert page.evaluate(SCROLL_UNTIL_ROW, [40 * ROW_HEIGHT, 70]) >= 0
     assert kept.evaluate("row => row.kept === true && row.offsetTop") == top_before
 
     # Step down the list: every window arrives, the DOM never holds more than the window.
@@ -71,6 +70,7 @@ def test_scrolling_holds_a_bounded_window_and_reaches_the_end_and_back(server, o
     page.evaluate(SCROLL_UNTIL_ROW, [0, 0])
     elapsed = page.evaluate(SCROLL_UNTIL_ROW, [100_000 * ROW_HEIGHT, 99_999])
     assert 0 <= elapsed < 1000, f"row 99999 took {elapsed:.0f} ms"
+    print(f"scroll to the end: row 99999 on the page after {elapsed:.0f} ms")
     last = page.locator('#grid .rows-row[data-id="99999"]')
     expect(last.locator(".index")).to_have_text("99999")
     assert page.evaluate(VISIBLE_ROWS)[-1][0] == "99999"
