@@ -13,10 +13,10 @@ DEMOS = [
     ("annotation-filters", "/annotation-filters.html", "Annotation filters"),
     ("music", "/music/artist/42?song=7", "Music deep links"),
     ("board", "/board.html?room=team", "Shared board"),
-    ("rows", "/rows.html", "100,000 rows"),
-    ("live", "/live.html", "Live chart"),
     ("signup", "/signup.html", "Sign up"),
     ("uploads", "/uploads.html", "Uploads"),
+    ("rows", "/rows.html", "100,000 rows"),
+    ("live", "/live.html", "Live chart"),
 ]
 
 

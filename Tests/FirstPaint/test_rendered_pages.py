@@ -40,7 +40,7 @@ def test_a_page_is_rendered_with_its_first_state_and_is_private(server):
     assert topic["state"]["count"] == 0 and isinstance(topic["rev"], int)
     # The bound elements show the state, and the topic element is ready (nothing cloaked).
     assert re.search(r'<output id="count" data-sc-text="count" data-sc-cloak aria-live="polite">0</output>', body)
-    assert re.search(r'<div class="[^"]*\bsc-ready\b[^"]*" data-sc-topic="counter/\{query\.room\}">', body)
+    assert re.search(r'<div class="[^"]*\bsc-ready\b[^"]*" data-sc-topic="counter/\{query\.room\}"[^>]*>', body)
     # Static assets keep their validators.
     _, asset_headers, _ = get(server, "/demo.css")
     assert "ETag" in asset_headers

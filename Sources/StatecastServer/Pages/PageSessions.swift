@@ -47,9 +47,10 @@ final class PageSessions: Sendable {
     let connection = capture.openPageConnection()
     let session = sessions.open(on: connection, viewer: viewer)
     for topic in pageTopics {
+      // The page's runtime asks for its hooks' events; the socket resumes this join.
       try? await topics.join(
         topic.name, params: topic.params ?? .object(JSONObject()), session: session.id, viewer: viewer,
-        connection: connection, address: address)
+        connection: connection, address: address, events: true)
     }
     // A room whose owner is another process relays its snapshot later: such a topic is
     // not rendered, and the session leaves it again, so that the page's runtime joins it
@@ -72,7 +73,7 @@ final class PageSessions: Sendable {
     for topic in pageTopics {
       try? await topics.join(
         topic.name, params: topic.params ?? .object(JSONObject()), session: session, viewer: viewer,
-        connection: connection, address: address)
+        connection: connection, address: address, events: true)
     }
     return capture.untap(connection)
   }
