@@ -26,13 +26,13 @@ extension Reducer {
   /// ```
   ///
   /// - Parameters:
-  ///   - base: the feature's reducer; it also handles the actions `action` makes.
+  ///   - base: the feature's reducer; it also handles the actions `makeAction` makes.
   ///   - history: where the state keeps its ``UndoHistory``.
   ///   - command: whether an action asks to undo or redo, and for whom.
   ///   - change: for an action `base` has just applied (`before` and `after` are the
   ///     states around it), who made the change and how to undo it; `nil` for what
   ///     cannot or need not be undone (a draft, a change that changed nothing).
-  ///   - action: the action that applies a step on behalf of a member.
+  ///   - makeAction: the action that applies a step on behalf of a member.
   public static func undoable<Step>(
     _ base: Reducer,
     history: any WritableKeyPath<State, UndoHistory<Step>> & Sendable,
