@@ -6,7 +6,7 @@ public import StatecastJSON
 ///
 /// Two kinds share one shape, so an app can move a feature from one to the other by
 /// changing one word:
-/// - ``perSession(_:_:dependencies:access:)``: every joining browser tab gets its own
+/// - `perSession(_:_:dependencies:access:)`: every joining browser tab gets its own
 ///   store, closed (effects cancelled) when the tab leaves the topic or its session
 ///   expires.
 /// - ``shared(_:_:dependencies:access:)``: one store per topic name (a room such as
@@ -58,7 +58,7 @@ public struct Route: Sendable {
   /// members: sessions that joined it and have not left or expired (a member whose
   /// socket dropped stays one for the grace period). When the last member is gone the
   /// store is closed, and a later join starts a fresh one. Parameters as in
-  /// ``perSession(_:_:dependencies:access:)``.
+  /// `perSession(_:_:dependencies:access:)`.
   public static func shared<F: Feature>(
     _ pattern: String,
     _ feature: F.Type,
@@ -87,7 +87,7 @@ public struct Route: Sendable {
   ///
   /// The session and its per-tab stores are saved at an interval while the server runs
   /// and when it drains (SIGTERM); after a `kill -9`, a tab comes back as of the last
-  /// save. Parameters as in ``perSession(_:_:dependencies:access:)``.
+  /// save. Parameters as in `perSession(_:_:dependencies:access:)`.
   public static func perSession<F: DurableFeature>(
     _ pattern: String,
     _ feature: F.Type,
@@ -128,7 +128,7 @@ public struct Route: Sendable {
   ///
   /// - Parameters:
   ///   - pattern: the topic names this route answers, as in
-  ///     ``perSession(_:_:dependencies:access:)``.
+  ///     `perSession(_:_:dependencies:access:)`.
   ///   - clientAction: the only action type a browser may send, decoded from the
   ///     message's `action` JSON with `Codable`.
   ///   - embed: turns a client action into the store's action.

@@ -99,7 +99,7 @@ struct TopicRoute: Sendable {
       store: { _ in F.makeStore(dependencies: dependencies()) })
   }
 
-  /// A route serving a feature that accepts uploads (see ``UploadingFeature``).
+  /// A route serving a feature that accepts uploads (see `UploadingFeature`).
   init<F: UploadingFeature>(
     _ pattern: String, _ sharing: Sharing, uploading feature: F.Type, access: Access<F.ClientAction>,
     dependencies: @escaping @Sendable () -> F.Dependencies
