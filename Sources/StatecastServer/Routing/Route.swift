@@ -69,8 +69,8 @@ public struct Route: Sendable {
   }
 
   /// Serves a feature that accepts uploads with a store per tab: files announced on
-  /// its topic are received within ``UploadingFeature/uploadLimits`` and reach its store
-  /// as ``UploadingFeature/fileUploaded(_:)`` (docs/PROTOCOL.md, "Uploads").
+  /// its topic are received within `UploadingFeature.uploadLimits` and reach its store
+  /// as `UploadingFeature.fileUploaded(_:)` (docs/PROTOCOL.md, "Uploads").
   public static func perSession<F: UploadingFeature>(
     _ pattern: String,
     _ feature: F.Type,
