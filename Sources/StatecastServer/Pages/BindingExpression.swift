@@ -1,6 +1,5 @@
 import Foundation
 import StatecastJSON
-import Synchronization
 
 /// The expression language of `data-sc-*` bindings, as the browser runtime reads it
 /// (`Runtime/statecast/expression.js`): a path, optionally negated or compared with a
@@ -64,17 +63,20 @@ struct BindingExpression: Sendable {
   /// Parses `source` once: a page's bindings are the same at every render, so each is
   /// parsed at its first and read from here after (at most ``cacheLimit`` kept).
   static func cached(_ source: String) -> BindingExpression? {
-    if let hit = cache.withLock({ $0[source] }) { return hit }
+    if let hit = cacheLock.withLock({ cache[source] }) { return hit }
     let parsed = BindingExpression(source)
-    cache.withLock { entries in
-      if entries.count >= cacheLimit { entries.removeAll(keepingCapacity: true) }
-      entries[source] = .some(parsed)
+    cacheLock.withLock {
+      if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+      cache[source] = .some(parsed)
     }
     return parsed
   }
 
   private static let cacheLimit = 4_096
-  private static let cache = Mutex<[String: BindingExpression?]>([:])
+  /// Guarded by `cacheLock`: an `NSLock`, not `Mutex`, whose `withLock` ThreadSanitizer
+  /// reports as racing on this toolchain.
+  nonisolated(unsafe) private static var cache: [String: BindingExpression?] = [:]
+  private static let cacheLock = NSLock()
 
   /// The first comparison operator, as the runtime's `/^(.*?)\s*(==|!=|>=|<=|>|<)\s*(.*)$/`
   /// finds it: the leftmost position where one starts, the two-character ones first.
