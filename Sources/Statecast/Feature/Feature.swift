@@ -13,7 +13,7 @@
 /// }
 /// ```
 ///
-/// `viewState(_:)` and `makeStore(dependencies:)` are usually the feature's own
+/// `viewState(_:)` and `makeStore(dependencies:join:)` are usually the feature's own
 /// functions already. Nothing here depends on a server, so feature modules stay
 /// Foundation-only and are tested with `TestStore` alone.
 ///
@@ -56,8 +56,13 @@ public protocol Feature: SendableMetatype {
   static func viewState(_ state: State, for viewer: Viewer) -> ViewState
   /// Whether ``viewState(_:for:)`` differs between viewers (`false` by default).
   static var viewDependsOnViewer: Bool { get }
-  /// A new store in its initial state, running with `dependencies`.
-  static func makeStore(dependencies: Dependencies) -> Store<State, Action>
+  /// A new store for `join`, running with `dependencies`.
+  ///
+  /// The join says who opened the store, on which topic and with which params (see
+  /// ``Join``); a feature that needs none of it ignores it. Throwing ``JoinRefused``
+  /// refuses the join with its reason. A synchronous, non-throwing implementation
+  /// satisfies this requirement too.
+  static func makeStore(dependencies: Dependencies, join: Join) async throws -> Store<State, Action>
 }
 
 extension Feature {

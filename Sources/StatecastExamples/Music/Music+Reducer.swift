@@ -14,10 +14,26 @@ extension Music {
     }
   }
 
-  /// A store for one browser, on the home screen until the page opens its link.
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
-    Store(
+  /// A store for one browser. A join whose params name a link (`path`, `query`: the
+  /// address the page was opened at) opens its screen first, so the page is rendered at
+  /// the screen its address names, readable before any script; without one, the home
+  /// screen until the page opens its link.
+  public static func makeStore(dependencies: Dependencies, join: Join) async -> Store<State, Action> {
+    let store = Store(
       initialState: State(catalogue: dependencies.catalogue), reducer: reducer(dependencies: dependencies))
+    if let link = try? join.params.decode(OpenedLink.self), let path = link.path, path.hasPrefix("/music"),
+      path.utf8.count <= 512
+    {
+      let query = link.query ?? ""
+      await store.send(.client(.open(path: path + (query.hasPrefix("?") ? query : ""))))
+    }
+    return store
+  }
+
+  /// The link a join's params may name.
+  struct OpenedLink: Decodable {
+    var path: String?
+    var query: String?
   }
 
   /// What the music app depends on: the catalogue its links point into.

@@ -61,14 +61,14 @@ enum ClusterMessage: Sendable, Equatable {
 
     init(_ request: JoinRequest) {
       (topic, parameters, params, session, viewer) = (
-        request.topic, request.parameters, request.params, request.session, request.viewer
+        request.topic, request.pathParameters, request.params, request.session, request.viewer
       )
       receivesEvents = request.receivesEvents
     }
 
     var request: JoinRequest {
       var request = JoinRequest(
-        topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+        topic: topic, pathParameters: parameters, params: params, session: session, viewer: viewer)
       request.receivesEvents = receivesEvents ?? false
       return request
     }
