@@ -193,7 +193,8 @@ struct MusicTests {
   }
 
   @Test func aJoinNamingALinkStartsAtItsScreen() async {
-    let link = Join(topic: "music", params: JoinParams(encoding: ["path": "/music/album/9", "query": "?song=2"]))
+    let link = Join(
+      topic: "music", params: JoinParams(encoding: ["path": "/music/album/9", "query": "?song=2"]))
     let store = await Music.makeStore(dependencies: .live(), join: link)
     let opened = await Music.makeStore(dependencies: .live(), join: Join())
     await opened.send(.client(.open(path: "/music/album/9?song=2")))

@@ -1,7 +1,7 @@
 public import Statecast
 
 /// How a route keeps its stores when it is durable: `durability:` on a route of a
-/// ``Statecast/DurableFeature`` (a feature that is not durable has no such value).
+/// `DurableFeature` (a feature that is not durable has no such value).
 ///
 /// A durable shared topic (a room) journals every change on disk before the change is
 /// published: its `ok` reply means the change survives a crash, and a restart finds the
@@ -39,7 +39,8 @@ extension Durability where Feature: DurableFeature {
   /// Durable, with the given policy for a stored state that no longer decodes.
   public static func durable(ifStateNoLongerDecodes policy: UndecodablePolicy) -> Self {
     Durability(open: { request, context, dependencies in
-      try await DurableStores.open(Feature.self, request, context, dependencies: dependencies, ifUndecodable: policy)
+      try await DurableStores.open(
+        Feature.self, request, context, dependencies: dependencies, ifUndecodable: policy)
     })
   }
 }

@@ -18,7 +18,8 @@ enum DurableStores {
         "a durable route has no storage: its stores live in memory only",
         metadata: ["topic": "\(request.topic)"])
       return OpenedStore(
-        store: try await F.makeStore(dependencies: dependencies, join: join, state: F.initialState, commit: nil))
+        store: try await F.makeStore(
+          dependencies: dependencies, join: join, state: F.initialState, commit: nil))
     }
     if let saved = context.restoring {
       let state = try restoredTab(feature, request, saved.state, context, ifUndecodable: ifUndecodable)
@@ -29,7 +30,8 @@ enum DurableStores {
     // Per-tab stores are saved with their session, not journaled action by action.
     guard context.opensRoom else {
       return OpenedStore(
-        store: try await F.makeStore(dependencies: dependencies, join: join, state: F.initialState, commit: nil),
+        store: try await F.makeStore(
+          dependencies: dependencies, join: join, state: F.initialState, commit: nil),
         saveState: { try? JSONValueEncoder().encode($0) })
     }
     let journal = try await openJournal(

@@ -2,7 +2,7 @@ public import Statecast
 public import StatecastJSON
 
 /// What a route knows about a browser joining one of its topics: what its access rule
-/// sees, and what the feature's `makeStore` gets of it as a ``Statecast/Join``.
+/// sees, and what the feature's `makeStore` gets of it as a `Join`.
 public struct JoinRequest: Sendable {
   /// The topic name as the browser sent it, e.g. `todos/team-42`.
   public let topic: String
@@ -25,7 +25,9 @@ public struct JoinRequest: Sendable {
   public var receivesEvents = false
 
   /// A join as the server makes it (tests of access rules make them too).
-  public init(topic: String, pathParameters: [String: String], params: JSON, session: String, viewer: Viewer) {
+  public init(
+    topic: String, pathParameters: [String: String], params: JSON, session: String, viewer: Viewer
+  ) {
     self.topic = topic
     self.pathParameters = pathParameters
     self.params = params

@@ -61,7 +61,8 @@ public struct Route: Sendable {
     durability: Durability<F>? = nil
   ) -> Route {
     Route(topics: [
-      TopicRoute(pattern, .perSession, feature, access: access, dependencies: dependencies, durability: durability)
+      TopicRoute(
+        pattern, .perSession, feature, access: access, dependencies: dependencies, durability: durability)
     ])
   }
 
@@ -93,7 +94,8 @@ public struct Route: Sendable {
     durability: Durability<F>? = nil
   ) -> Route {
     Route(topics: [
-      TopicRoute(pattern, .shared, feature, access: access, dependencies: dependencies, durability: durability)
+      TopicRoute(
+        pattern, .shared, feature, access: access, dependencies: dependencies, durability: durability)
     ])
   }
 

@@ -39,8 +39,10 @@ import Testing
       let server = serve(routes, persistence: .sqlite(try SQLiteStorage(directory: directory)))
       let port = try server.start()
       let client = try WebSocketClient()
-      let ada = try await StatecastConnection.connect(to: "ws://127.0.0.1:\(port)/ws?user=ada", client: client)
-      let bob = try await StatecastConnection.connect(to: "ws://127.0.0.1:\(port)/ws?user=bob", client: client)
+      let ada = try await StatecastConnection.connect(
+        to: "ws://127.0.0.1:\(port)/ws?user=ada", client: client)
+      let bob = try await StatecastConnection.connect(
+        to: "ws://127.0.0.1:\(port)/ws?user=bob", client: client)
       let adaDesk = try await ada.join("desk/team", params: ["greeting": "hi"])
       let bobDesk = try await bob.join("desk/team")
       try await ada.send(action: Desk.ClientAction.draft(text: "ada's"), to: "desk/team")
@@ -74,7 +76,9 @@ import Testing
     #expect(RevisionOrigin.of(restored: false, clustered: false) == .fresh)
     #expect(RevisionOrigin.fresh.revision == 0 && RevisionOrigin.fresh.historyStartsKnown)
     let before = Int(Date().timeIntervalSince1970 * 1_000)
-    for origin in [RevisionOrigin.of(restored: true, clustered: false), .of(restored: false, clustered: true)] {
+    for origin in [
+      RevisionOrigin.of(restored: true, clustered: false), .of(restored: false, clustered: true),
+    ] {
       #expect(origin.revision >= before)
       #expect(!origin.historyStartsKnown)
     }
@@ -86,7 +90,9 @@ import Testing
     configuration.port = 0
     configuration.publicDirectory = nil
     configuration.authenticate = { request in
-      guard let query = request.path.split(separator: "?").last, query.hasPrefix("user=") else { return .guest }
+      guard let query = request.path.split(separator: "?").last, query.hasPrefix("user=") else {
+        return .guest
+      }
       let user = String(query.dropFirst(5))
       return .viewer(Viewer(id: user, name: user))
     }

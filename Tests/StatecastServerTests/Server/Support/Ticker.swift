@@ -93,12 +93,15 @@ actor Probe {
 }
 
 extension Ticker: DurableFeature {
+  typealias Dependencies = Probe
+
   static var initialState: State { State() }
 
   static func embed(_ action: ClientAction) -> Action { .client(action) }
 
   static func makeStore(
-    dependencies probe: Probe, join: Join, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+    dependencies probe: Probe, join: Join, state: State,
+    commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, Action> {
     makeStore(probe: probe, state: state, commit: commit)
   }
