@@ -12,6 +12,10 @@
 /// ``Feature/makeStore(dependencies:join:)`` comes with it (from ``initialState``,
 /// without commits), for a route that is not durable and for tests.
 ///
+/// A durable feature whose `Dependencies` is a type of its own (`Counter.Dependencies`) or
+/// `Void` needs nothing more; one that runs with another type names it
+/// (`typealias Dependencies = Clock`), since only the durable `makeStore` mentions it.
+///
 /// ```swift
 /// extension Counter: DurableFeature {
 ///   public static var initialState: State { State() }

@@ -1,6 +1,7 @@
 /// A feature that describes, once, everything a server needs to serve it to browsers:
 /// its state and actions, the one action type a browser may send and how it is embedded,
-/// the view a browser sees, and how a store is made from the feature's dependencies.
+/// the view a browser sees, and how a store is made for a browser's join (``Join``) from
+/// the feature's dependencies.
 ///
 /// A feature module conforms its namespace, and serving it is then one line
 /// (`.perSession("counter", Counter.self, dependencies: live)` in `StatecastServer`), the
