@@ -200,6 +200,12 @@ struct MusicTests {
     await opened.send(.client(.open(path: "/music/album/9?song=2")))
     #expect(await store.state.screen != .home)
     #expect(await store.state.screen == opened.state.screen)
+    // A query that is not a string is ignored; the path still opens.
+    let oddQuery = JoinParams(encoding: OddLink(path: "/music/album/9", query: 3))
+    let withoutQuery = await Music.makeStore(
+      dependencies: .live(), join: Join(topic: "music", params: oddQuery))
+    #expect(await withoutQuery.state.screen != .home)
+    await withoutQuery.close()
     // A link outside the app, or params of another shape, leave the home screen.
     for params in [JoinParams(encoding: ["path": "/elsewhere"]), JoinParams(encoding: ["path": 7])] {
       let other = await Music.makeStore(dependencies: .live(), join: Join(topic: "music", params: params))
@@ -209,4 +215,10 @@ struct MusicTests {
     await store.close()
     await opened.close()
   }
+}
+
+/// Params whose query is a number.
+private struct OddLink: Encodable, Sendable {
+  var path: String
+  var query: Int
 }

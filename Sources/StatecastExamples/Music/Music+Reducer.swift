@@ -21,20 +21,20 @@ extension Music {
   public static func makeStore(dependencies: Dependencies, join: Join) async -> Store<State, Action> {
     let store = Store(
       initialState: State(catalogue: dependencies.catalogue), reducer: reducer(dependencies: dependencies))
-    if let link = try? join.params.decode(OpenedLink.self), let path = link.path, path.hasPrefix("/music"),
+    if let path = (try? join.params.decode(LinkPath.self))?.path, path.hasPrefix("/music"),
       path.utf8.count <= 512
     {
-      let query = link.query ?? ""
+      // Read apart from the path: a query that is not a string is ignored, not the link.
+      let query = (try? join.params.decode(LinkQuery.self))?.query ?? ""
       await store.send(.client(.open(path: path + (query.hasPrefix("?") ? query : ""))))
     }
     return store
   }
 
-  /// The link a join's params may name.
-  struct OpenedLink: Decodable {
-    var path: String?
-    var query: String?
-  }
+  /// The path of the link a join's params may name.
+  struct LinkPath: Decodable { var path: String? }
+  /// The query of that link.
+  struct LinkQuery: Decodable { var query: String? }
 
   /// What the music app depends on: the catalogue its links point into.
   public struct Dependencies: Sendable {
