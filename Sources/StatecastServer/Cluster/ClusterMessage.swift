@@ -52,6 +52,7 @@ enum ClusterMessage: Sendable, Equatable {
   /// A ``JoinRequest`` as it travels.
   struct RemoteJoin: Sendable, Equatable, Codable {
     var topic: String
+    /// The request's `pathParameters`, under the key processes already exchange.
     var parameters: [String: String]
     var params: JSON
     var session: String
