@@ -1,21 +1,23 @@
 public import Logging
 import PostgresNIO
 public import ServiceLifecycle
-import StatecastStorage
+public import StatecastStorage
 
 /// One node of a cluster of server processes sharing a PostgreSQL database: its
 /// ``storage`` (rooms and sessions) and its ``backplane`` (leases, heartbeats,
-/// messages), under one node id.
+/// messages), under one node id. A server takes it whole, as its persistence
+/// (`persistence: .cluster(postgres)`).
 ///
 /// ```swift
 /// let postgres = try PostgresCluster(url: "postgres://statecast:secret@127.0.0.1:5432/statecast", logger: logger)
-/// let group = ServiceGroup(services: [postgres, server], logger: logger)   // or: try await postgres.run()
-/// try await postgres.waitUntilReady()
+/// let server = StatecastServer(
+///   routes: routes, persistence: .cluster(postgres), waitingFor: { try await postgres.waitUntilReady() })
+/// let group = ServiceGroup(services: [postgres, server], logger: logger)
 /// ```
 ///
 /// Connections are not encrypted (no TLS): the database is meant to be reached over
 /// loopback or a private network.
-public final class PostgresCluster: Service, Sendable {
+public final class PostgresCluster: Service, ClusterDatabase, Sendable {
   /// Settings of a ``PostgresCluster``.
   public struct Options: Sendable {
     /// Journal entries after which a room's state is written whole and its journal

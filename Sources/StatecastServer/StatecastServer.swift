@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Prometheus
 public import ServiceLifecycle
-public import StatecastStorage
+import StatecastStorage
 
 /// A Statecast server: static files and the `/ws` endpoint on one port, one store per
 /// browser tab and topic (or one per room for shared routes).
@@ -42,14 +42,11 @@ public final class StatecastServer: Service, Sendable {
   /// - Parameters:
   ///   - configuration: where to listen and every limit.
   ///   - routes: the topics browsers may join.
-  ///   - storage: where durable routes keep their rooms and where sessions are saved
-  ///     (`SQLiteStorage(directory:)` for one process); `nil` keeps everything in memory.
-  ///   - backplane: shared with other server processes (PostgreSQL's `backplane`, with its
-  ///     `storage` as `storage`): each room then runs in one process at a time, its
-  ///     owner, and the others forward their members' actions to it and relay its
-  ///     frames; sessions resume on any process. `nil` for one process alone.
+  ///   - persistence: where durable routes keep their rooms and sessions are saved, and
+  ///     whether the process is one of a cluster: `.inMemory` (the default),
+  ///     `.sqlite(storage)` for one process, `.cluster(postgres)` for several.
   ///   - waitingFor: what must be ready before the server takes WebSockets, such as the
-  ///     database of `storage` (`{ try await postgres.waitUntilReady() }`). ``run()``
+  ///     database of `persistence` (`{ try await postgres.waitUntilReady() }`). ``run()``
   ///     listens at once, so `GET /healthz` answers 200 (alive) while `GET /readyz`
   ///     answers 503 and upgrades are refused with 503, until it returns: an orchestrator
   ///     neither restarts the process nor sends it clients while the database is away.
@@ -60,21 +57,21 @@ public final class StatecastServer: Service, Sendable {
   public init(
     configuration: ServerConfiguration = ServerConfiguration(),
     routes: [Route],
-    storage: (any StateStorage)? = nil,
-    cluster backplane: (any ClusterBackplane)? = nil,
+    persistence: Persistence = .inMemory,
     waitingFor: (@Sendable () async throws -> Void)? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) {
     self.configuration = configuration
     self.onServerRunning = onServerRunning
     self.waitingFor = waitingFor
+    let storage = persistence.storage
     self.storage = storage
     let relay = SinkRelay()
     // One quota for the members of this process, whichever process runs their room.
     let newRoomQuota = NewRoomQuota(
       perViewer: configuration.maxNewRoomsPerViewer, perAddress: configuration.maxNewRoomsPerAddress,
       window: configuration.newRoomWindow)
-    let cluster = backplane.map {
+    let cluster = persistence.backplane.map {
       ClusterNode(
         backplane: $0, gracePeriod: configuration.sessionGracePeriod, newRoomQuota: newRoomQuota,
         logger: configuration.logger(for: .cluster))

@@ -51,7 +51,7 @@ func runClusterBenchmarks() async throws {
           "counter/:room", Counter.self, dependencies: .live(dataDirectory: data, thinkingTime: .zero),
           durability: .durable),
       ],
-      storage: postgres.storage, cluster: postgres.backplane)
+      persistence: .cluster(postgres))
     urls.append("ws://127.0.0.1:\(try server.start())/ws")
     servers.append(server)
   }

@@ -24,7 +24,7 @@ func runDurableBenchmarks() async throws {
       .shared("memory/:id", DurableTally.self, dependencies: ()),
       .shared("durable/:id", DurableTally.self, dependencies: (), durability: .durable),
     ],
-    storage: storage)
+    persistence: .sqlite(storage))
   let port = try server.start()
   let url = "ws://127.0.0.1:\(port)/ws"
   let client = try WebSocketClient()
@@ -155,11 +155,8 @@ private enum DurableTally: DurableFeature {
   static var initialState: State { State() }
   static func embed(_ action: ClientAction) -> ClientAction { action }
   static func viewState(_ state: State) -> ViewState { ViewState(count: state.count) }
-  static func makeStore(dependencies: Void) -> Store<State, ClientAction> {
-    makeStore(dependencies: (), state: State(), commit: nil)
-  }
   static func makeStore(
-    dependencies: Void, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+    dependencies: Void, join: Join, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, ClientAction> {
     Store(
       initialState: state,

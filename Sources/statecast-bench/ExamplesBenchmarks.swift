@@ -31,7 +31,7 @@ func runExamplesBenchmarks() async throws {
   let music = Music.Dependencies.live()
   rows.append(
     await measureAsync(name: "music: open + view", operations: benchSize(200_000), runs: runs) { count in
-      let store = Music.makeStore(dependencies: music)
+      let store = await Music.makeStore(dependencies: music, join: Join())
       for index in 0..<count {
         await store.send(.client(.open(path: paths[index % paths.count])))
         _ = await Music.viewState(store.state)
@@ -44,7 +44,7 @@ func runExamplesBenchmarks() async throws {
   rows.append(
     await measureAsync(name: "annotation filters: toggle + view", operations: benchSize(200_000), runs: runs)
     { count in
-      let store = AnnotationFilters.makeStore(dependencies: drawing)
+      let store = AnnotationFilters.makeStore(dependencies: drawing, join: Join())
       for index in 0..<count {
         await store.send(.client(.toggle(kind: kinds[index % kinds.count])))
         _ = await AnnotationFilters.viewState(store.state)

@@ -200,7 +200,7 @@ enum Tally: Feature {
   struct ViewState: Encodable, Sendable { var count: Int }
   static func embed(_ action: ClientAction) -> ClientAction { action }
   static func viewState(_ state: State) -> ViewState { ViewState(count: state.count) }
-  static func makeStore(dependencies: Void) -> Store<State, ClientAction> {
+  static func makeStore(dependencies: Void, join: Join) -> Store<State, ClientAction> {
     Store(
       initialState: State(),
       reducer: Reducer { state, _ in
@@ -228,7 +228,7 @@ private enum PrivateTally: Feature {
   static func viewState(_ state: State, for viewer: Viewer) -> ViewState {
     ViewState(count: state.count, actedLast: state.lastActor == viewer.id)
   }
-  static func makeStore(dependencies: Void) -> Store<State, Action> {
+  static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
     Store(
       initialState: State(),
       reducer: Reducer { state, action in

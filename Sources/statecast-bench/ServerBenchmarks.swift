@@ -109,7 +109,7 @@ private func measureActionRoundTrips(
 }
 
 /// A topic whose view is a table of 10,000 rows of six fields; `rename` changes one.
-private enum BenchTable {
+private enum BenchTable: Feature {
   static let rowCount = 10_000
 
   struct Row: Codable, Equatable, Sendable, Identifiable {
@@ -129,7 +129,10 @@ private enum BenchTable {
     case rename(index: Int, title: String)
   }
 
-  static func makeStore() -> Store<State, ClientAction> {
+  static func embed(_ action: ClientAction) -> ClientAction { action }
+  static func viewState(_ state: State) -> State { state }
+
+  static func makeStore(dependencies: Void, join: Join) -> Store<State, ClientAction> {
     let rows = (0..<rowCount).map {
       Row(
         id: $0, title: "row \($0)", owner: "owner \($0 % 17)", done: $0 % 3 == 0, priority: $0 % 5,
@@ -148,9 +151,7 @@ private enum BenchTable {
 }
 
 private func tableRoute() -> Route {
-  .perSession(
-    "table", clientAction: BenchTable.ClientAction.self, embed: { $0 }, view: { $0 },
-    store: { _ in BenchTable.makeStore() })
+  .perSession("table", BenchTable.self, dependencies: ())
 }
 
 /// Opens `count` sessions, each joined to `counter`, against a demo server in its own
@@ -200,9 +201,7 @@ private func runIdleSessions(counts: [Int]) async throws {
 private func demoCounterRoute(_ data: URL) -> [Route] {
   let dependencies = Counter.Dependencies.live(dataDirectory: data)
   return [
-    .perSession(
-      "counter", clientAction: Counter.ClientAction.self, embed: Counter.Action.client,
-      view: Counter.viewState, store: { _ in Counter.makeStore(dependencies: dependencies) })
+    .perSession("counter", Counter.self, dependencies: dependencies)
   ]
 }
 

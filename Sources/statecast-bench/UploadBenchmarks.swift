@@ -129,7 +129,7 @@ private enum BenchUploads: UploadingFeature {
   }
   static func embed(_ action: Int) -> Int { action }
   static func viewState(_ state: Int) -> Int { state }
-  static func makeStore(dependencies: Void) -> Store<Int, Int> {
+  static func makeStore(dependencies: Void, join: Join) -> Store<Int, Int> {
     Store(
       initialState: 0,
       reducer: Reducer { state, action in

@@ -12,7 +12,10 @@ import StatecastServer
 /// View: `{"name": "Ada", "isGuest": false, "ticket": "…"}`; `ticket` is there only
 /// right after `signIn`, and only in this tab's view. The signed value itself never is:
 /// no script of the page, nor of any other page of the host, can read it.
-enum Account {
+enum Account: Feature {
+  typealias Dependencies = Issuer
+  typealias Action = ClientAction
+
   struct State: Sendable, Equatable {
     var viewer: Viewer
     var ticket: String?
@@ -46,8 +49,15 @@ enum Account {
   /// The longest display name, in characters.
   static let maxNameLength = 40
 
+  static func embed(_ action: ClientAction) -> ClientAction { action }
+
   static func viewState(_ state: State) -> ViewState {
     ViewState(name: state.viewer.name, isGuest: !state.viewer.isAuthenticated, ticket: state.ticket)
+  }
+
+  /// The store starts as whoever joined: a guest, or the viewer of the socket's cookie.
+  static func makeStore(dependencies issuer: Issuer, join: Join) -> Store<State, ClientAction> {
+    makeStore(viewer: join.viewer, issuer: issuer)
   }
 
   static func makeStore(viewer: Viewer, issuer: Issuer) -> Store<State, ClientAction> {

@@ -1,7 +1,6 @@
 import Foundation
 import Statecast
 import StatecastExamples
-import StatecastJSON
 import StatecastServer
 
 /// The demo's topics: one per example feature, each a store per browser tab, and the
@@ -41,16 +40,7 @@ func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
     .perSession("annotation-filters", AnnotationFilters.self, dependencies: .live()),
     // A join whose params name a link (`path`, `query`) opens its screen first, so the
     // page is rendered at the screen its address names, readable before any script.
-    .perSession(
-      "music", clientAction: Music.ClientAction.self, embed: Music.embed, view: Music.viewState,
-      store: { join in
-        let store = Music.makeStore(dependencies: .live())
-        if let path = join.params["path"]?.stringValue, path.hasPrefix("/music"), path.utf8.count <= 512 {
-          let query = join.params["query"]?.stringValue ?? ""
-          await store.send(Music.embed(.open(path: path + (query.hasPrefix("?") ? query : ""))))
-        }
-        return store
-      }),
+    .perSession("music", Music.self, dependencies: .live()),
     // Demo 6: a collaborative list; each member sees their own draft, and who is there.
     .shared("board/:room", Board.self, dependencies: .live(), durability: .durable),
     // Forms validated as people type, with a name check only the server can make.
@@ -62,9 +52,9 @@ func demoRoutes(dataDirectory: URL, issuer: Account.Issuer) -> [Route] {
     // A chart drawn by the page's hook; toasts pushed to one tab or to a whole room.
     .perSession("live", Telemetry.self, dependencies: .init()),
     .shared("live/:room", Telemetry.self, dependencies: .init()),
-    // Sign-in: the store knows who joined (a guest, or the cookie's viewer).
-    .perSession(
-      "account", clientAction: Account.ClientAction.self, embed: { $0 }, view: Account.viewState,
-      store: { join in Account.makeStore(viewer: join.viewer, issuer: issuer) }),
+    // Sign-in: the store starts as whoever joined (a guest, or the cookie's viewer). Not
+    // durable: after a restart the tab's socket says who it is, which a saved state
+    // (and its one-time ticket) could only contradict.
+    .perSession("account", Account.self, dependencies: issuer),
   ]
 }

@@ -96,13 +96,12 @@ struct StatecastDemo: AsyncParsableCommand {
     configuration.cookieHandoff = handoff
     // Durable rooms and saved sessions live in one SQLite file in the data directory, or
     // in PostgreSQL, shared by every process given the same database.
-    let storage: any StateStorage
-    var backplane: (any ClusterBackplane)?
+    let persistence: Persistence
     var services: [any Service] = []
     if let url = try server.postgresURL(environment: environment) {
       do {
         let postgres = try PostgresCluster(url: url, logger: Logger(label: "statecast.postgres"))
-        (storage, backplane) = (postgres.storage, postgres.backplane)
+        persistence = .cluster(postgres)
         services.append(postgres)
       } catch {
         FileHandle.standardError.write(Data("statecast-demo: --postgres: \(error)\n".utf8))
@@ -110,7 +109,7 @@ struct StatecastDemo: AsyncParsableCommand {
       }
     } else {
       do {
-        storage = try SQLiteStorage(directory: dataDirectory)
+        persistence = .sqlite(try SQLiteStorage(directory: dataDirectory))
       } catch {
         FileHandle.standardError.write(
           Data("statecast-demo: cannot open the database in \(dataDirectory.path): \(error)\n".utf8))
@@ -126,8 +125,7 @@ struct StatecastDemo: AsyncParsableCommand {
       routes: demoRoutes(
         dataDirectory: dataDirectory,
         issuer: Account.Issuer(cookies: cookies, handoff: handoff, secure: secure)),
-      storage: storage,
-      cluster: backplane,
+      persistence: persistence,
       // With PostgreSQL the server answers /healthz at once, and takes WebSockets (and
       // /readyz answers 200) once the schema exists and the process receives the
       // cluster's messages.

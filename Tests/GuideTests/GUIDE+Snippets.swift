@@ -67,8 +67,9 @@ public enum Poll: Feature {
     }
   }
 
-  /// The poll needs nothing from outside: its `Dependencies` are `Void`.
-  public static func makeStore(dependencies: Void) -> Store<State, Action> {
+  /// The poll needs nothing from outside (its `Dependencies` are `Void`), nor anything
+  /// of the join that opens its store.
+  public static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
     Store(initialState: State(), reducer: reducer())
   }
 }
@@ -86,7 +87,7 @@ extension Poll: DurableFeature {
   public static var initialState: State { State() }
 
   public static func makeStore(
-    dependencies: Void, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+    dependencies: Void, join: Join, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, Action> {
     Store(initialState: state, reducer: reducer(), commit: commit)
   }
@@ -109,7 +110,7 @@ func pollTitleErrors(title: String, takenTitles: Set<String>) -> FieldErrors {
   return errors
 }
 
-/// docs/GUIDE.md, line 174.
+/// docs/GUIDE.md, line 181.
 func snippet4() async throws {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     let logger = Logger(label: "poll")
@@ -122,7 +123,7 @@ func snippet4() async throws {
     _ = server
 }
 
-/// docs/GUIDE.md, line 240.
+/// docs/GUIDE.md, line 247.
 func snippet5() async throws {
     let routes: [Route] = [
       .perSession("poll", Poll.self, dependencies: ()),
@@ -131,7 +132,7 @@ func snippet5() async throws {
     _ = routes
 }
 
-/// docs/GUIDE.md, line 280.
+/// docs/GUIDE.md, line 290.
 func snippet7() async throws {
     let storage = try SQLiteStorage(directory: URL(fileURLWithPath: "data"))
     let durableServer = StatecastServer(
@@ -139,7 +140,7 @@ func snippet7() async throws {
         .perSession("poll", Poll.self, dependencies: ()),
         .shared("poll/:room", Poll.self, dependencies: (), durability: .durable),
       ],
-      storage: storage,
+      persistence: .sqlite(storage),
       onServerRunning: { port in print("listening on http://127.0.0.1:\(port)") }
     )
     try await ServiceGroup(

@@ -37,7 +37,7 @@ enum Tally: Feature {
 
   static func embed(_ action: ClientAction) -> Action { .client(action) }
   static func viewState(_ state: State) -> ViewState { ViewState(count: state.count) }
-  static func makeStore(dependencies: Void) -> Store<State, Action> {
+  static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
     Store(initialState: State(), reducer: Reducer { state, action in
       switch action {
       case .client(.increment): state.count += 1
@@ -83,7 +83,7 @@ func snippet3() async throws {
     _ = server
 }
 
-/// README.md, line 441.
+/// README.md, line 449.
 func snippet4() async throws {
     var configuration = ServerConfiguration()
     let registry = PrometheusCollectorRegistry()

@@ -118,7 +118,7 @@ struct AnnotationFiltersTests {
   }
 
   @Test func theLiveStoreStartsOnTheSampleDrawing() async {
-    let store = Feature.makeStore(dependencies: .live())
+    let store = Feature.makeStore(dependencies: .live(), join: Join())
     await store.send(.client(.toggle(kind: "photo")))
     let state = await store.state
     #expect(state.groups == Feature.Dependencies.live().groups)

@@ -442,8 +442,8 @@ struct BoardTests {
     #expect(Board.viewDependsOnViewer)
   }
 
-  @Test func theStoreStartsWithAnEmptyBoard() async {
-    let store = Board.makeStore(dependencies: .live())
+  @Test func theStoreStartsWithAnEmptyBoard() async throws {
+    let store = try await Board.makeStore(dependencies: .live(), join: Join())
     #expect(await store.state == Board.State())
     await store.send(.client(ada, .draftChanged(text: "Milk")))
     await store.send(.client(ada, .addDraft))

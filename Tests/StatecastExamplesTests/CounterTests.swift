@@ -251,8 +251,8 @@ struct CounterTests {
     #expect(throws: DecodingError.self) { try decode(#"{"nthPrimeResponse":{"n":1,"prime":2}}"#) }
   }
 
-  @Test func theStoreLoadsFavouritesFromItsEventSource() async {
-    let store = Counter.makeStore(dependencies: dependencies(load: { [3, 7] }))
+  @Test func theStoreLoadsFavouritesFromItsEventSource() async throws {
+    let store = try await Counter.makeStore(dependencies: dependencies(load: { [3, 7] }), join: Join())
     let loaded = await firstState(of: store) { !$0.isLoadingFavorites }
     #expect(loaded?.favoritePrimes == [3, 7])
     await store.close()

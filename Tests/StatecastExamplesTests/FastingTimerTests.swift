@@ -233,7 +233,7 @@ struct FastingTimerTests {
   }
 
   @Test func theStoreTicksOnItsClock() async {
-    let store = FastingTimer.makeStore(dependencies: dependencies)
+    let store = FastingTimer.makeStore(dependencies: dependencies, join: Join())
     await store.send(.client(.start))
     await clock.advance(by: .seconds(1), afterSleeps: 1)
     _ = await firstState(of: store) { $0.phase == .fasting(elapsedSeconds: 1) }

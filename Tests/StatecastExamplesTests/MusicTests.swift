@@ -185,10 +185,40 @@ struct MusicTests {
   }
 
   @Test func theLiveStoreOpensLinks() async {
-    let store = Music.makeStore(dependencies: .live())
+    let store = await Music.makeStore(dependencies: .live(), join: Join())
     #expect(await store.state.screen == .home)
     await store.send(.client(.open(path: "/music/album/9")))
     #expect(await Music.viewState(store.state).path == "/music/album/9")
     await store.close()
   }
+
+  @Test func aJoinNamingALinkStartsAtItsScreen() async {
+    let link = Join(
+      topic: "music", params: JoinParams(encoding: ["path": "/music/album/9", "query": "?song=2"]))
+    let store = await Music.makeStore(dependencies: .live(), join: link)
+    let opened = await Music.makeStore(dependencies: .live(), join: Join())
+    await opened.send(.client(.open(path: "/music/album/9?song=2")))
+    #expect(await store.state.screen != .home)
+    #expect(await store.state.screen == opened.state.screen)
+    // A query that is not a string is ignored; the path still opens.
+    let oddQuery = JoinParams(encoding: OddLink(path: "/music/album/9", query: 3))
+    let withoutQuery = await Music.makeStore(
+      dependencies: .live(), join: Join(topic: "music", params: oddQuery))
+    #expect(await withoutQuery.state.screen != .home)
+    await withoutQuery.close()
+    // A link outside the app, or params of another shape, leave the home screen.
+    for params in [JoinParams(encoding: ["path": "/elsewhere"]), JoinParams(encoding: ["path": 7])] {
+      let other = await Music.makeStore(dependencies: .live(), join: Join(topic: "music", params: params))
+      #expect(await other.state.screen == .home)
+      await other.close()
+    }
+    await store.close()
+    await opened.close()
+  }
+}
+
+/// Params whose query is a number.
+private struct OddLink: Encodable, Sendable {
+  var path: String
+  var query: Int
 }

@@ -158,7 +158,8 @@ struct RecruitmentProcessesTests {
   }
 
   @Test func theLiveStoreWalksThroughEveryState() async {
-    let store = Feature.makeStore(dependencies: .live(clock: ImmediateClock(), latency: .seconds(1)))
+    let store = Feature.makeStore(
+      dependencies: .live(clock: ImmediateClock(), latency: .seconds(1)), join: Join())
     await store.send(.client(.load))
     let failed = await firstState(of: store) { if case .error = $0 { true } else { false } }
     #expect(failed == .error(message: RecruitmentServiceError.unreachable.description))

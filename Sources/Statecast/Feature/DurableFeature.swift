@@ -8,15 +8,20 @@
 /// reacts to that, with a pure fix-up of the stored state (a "loading" flag whose
 /// effect died with the old process, say).
 ///
-/// ```swift
-/// The plain ``Feature/makeStore(dependencies:)`` comes with it: the durable one from
-/// ``initialState`` without commits.
+/// A durable feature writes one `makeStore`, the one below: the plain
+/// ``Feature/makeStore(dependencies:join:)`` comes with it (from ``initialState``,
+/// without commits), for a route that is not durable and for tests.
+///
+/// A durable feature whose `Dependencies` is a type of its own (`Counter.Dependencies`) or
+/// `Void` needs nothing more; one that runs with another type names it
+/// (`typealias Dependencies = Clock`), since only the durable `makeStore` mentions it.
 ///
 /// ```swift
 /// extension Counter: DurableFeature {
 ///   public static var initialState: State { State() }
 ///   public static func makeStore(
-///     dependencies: Dependencies, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+///     dependencies: Dependencies, join: Join, state: State,
+///     commit: (@Sendable (Commit<State>) async throws -> Void)?
 ///   ) -> Store<State, Action> {
 ///     Store(initialState: state, reducer: reducer(dependencies: dependencies), commit: commit)
 ///   }
@@ -30,11 +35,13 @@
 public protocol DurableFeature: Feature where State: Codable {
   /// The state a store starts from when nothing is stored yet.
   static var initialState: State { get }
-  /// A store that starts from `state` and, with `commit`, makes each change durable
-  /// before it is published (see ``Commit``).
+  /// A store for `join` that starts from `state` (``initialState``, or what was stored
+  /// passed through ``restored(_:)``) and, with `commit`, makes each change durable
+  /// before it is published (see ``Commit``). Throwing ``JoinRefused`` refuses the join.
   static func makeStore(
-    dependencies: Dependencies, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
-  ) -> Store<State, Action>
+    dependencies: Dependencies, join: Join, state: State,
+    commit: (@Sendable (Commit<State>) async throws -> Void)?
+  ) async throws -> Store<State, Action>
   /// The state a restored store starts from, given what was stored; by default the
   /// stored state itself.
   static func restored(_ state: State) -> State
@@ -44,9 +51,9 @@ extension DurableFeature {
   public static func restored(_ state: State) -> State { state }
 
   /// A store that starts from ``initialState`` and commits nothing: the plain
-  /// ``Feature/makeStore(dependencies:)`` of a durable feature (a route that is not
+  /// ``Feature/makeStore(dependencies:join:)`` of a durable feature (a route that is not
   /// durable, a test), so the feature writes only the durable one.
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
-    makeStore(dependencies: dependencies, state: initialState, commit: nil)
+  public static func makeStore(dependencies: Dependencies, join: Join) async throws -> Store<State, Action> {
+    try await makeStore(dependencies: dependencies, join: join, state: initialState, commit: nil)
   }
 }

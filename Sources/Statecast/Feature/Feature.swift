@@ -1,6 +1,7 @@
 /// A feature that describes, once, everything a server needs to serve it to browsers:
 /// its state and actions, the one action type a browser may send and how it is embedded,
-/// the view a browser sees, and how a store is made from the feature's dependencies.
+/// the view a browser sees, and how a store is made for a browser's join (``Join``) from
+/// the feature's dependencies.
 ///
 /// A feature module conforms its namespace, and serving it is then one line
 /// (`.perSession("counter", Counter.self, dependencies: live)` in `StatecastServer`), the
@@ -13,7 +14,7 @@
 /// }
 /// ```
 ///
-/// `viewState(_:)` and `makeStore(dependencies:)` are usually the feature's own
+/// `viewState(_:)` and `makeStore(dependencies:join:)` are usually the feature's own
 /// functions already. Nothing here depends on a server, so feature modules stay
 /// Foundation-only and are tested with `TestStore` alone.
 ///
@@ -56,8 +57,13 @@ public protocol Feature: SendableMetatype {
   static func viewState(_ state: State, for viewer: Viewer) -> ViewState
   /// Whether ``viewState(_:for:)`` differs between viewers (`false` by default).
   static var viewDependsOnViewer: Bool { get }
-  /// A new store in its initial state, running with `dependencies`.
-  static func makeStore(dependencies: Dependencies) -> Store<State, Action>
+  /// A new store for `join`, running with `dependencies`.
+  ///
+  /// The join says who opened the store, on which topic and with which params (see
+  /// ``Join``); a feature that needs none of it ignores it. Throwing ``JoinRefused``
+  /// refuses the join with its reason. A synchronous, non-throwing implementation
+  /// satisfies this requirement too.
+  static func makeStore(dependencies: Dependencies, join: Join) async throws -> Store<State, Action>
 }
 
 extension Feature {

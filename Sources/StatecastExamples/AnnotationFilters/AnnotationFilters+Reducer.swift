@@ -21,7 +21,7 @@ extension AnnotationFilters {
   }
 
   /// A store for one browser over the drawing in `dependencies`.
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
+  public static func makeStore(dependencies: Dependencies, join: Join) -> Store<State, Action> {
     Store(
       initialState: State(groups: dependencies.groups, annotations: dependencies.annotations),
       reducer: reducer)

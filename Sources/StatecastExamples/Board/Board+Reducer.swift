@@ -62,11 +62,6 @@ extension Board {
     }
   }
 
-  /// A store for one room, starting with an empty board.
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
-    Store(initialState: State(), reducer: undoableReducer(dependencies: dependencies))
-  }
-
   /// Moves the item at `from` to `to`, clamped to the list's positions.
   private static func move(_ items: inout [Item], from: Int, to: Int) {
     let target = min(max(to, 0), items.count - 1)

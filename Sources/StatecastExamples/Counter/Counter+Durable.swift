@@ -3,10 +3,11 @@ public import Statecast
 extension Counter: DurableFeature {
   public static var initialState: State { State() }
 
-  /// A store starting from `state` (stored, or the initial one); it loads the saved
-  /// favourites again, as a new store does.
+  /// A store starting from `state` (counting from zero, or what was stored); it loads
+  /// the saved favourites, whichever it starts from.
   public static func makeStore(
-    dependencies: Dependencies, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+    dependencies: Dependencies, join: Join, state: State,
+    commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, Action> {
     Store(
       initialState: state,

@@ -97,15 +97,6 @@ extension Counter {
     ]
   }
 
-  /// A store for one browser: starts counting at zero and loads the saved favourites.
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
-    Store(
-      initialState: State(),
-      reducer: reducer(dependencies: dependencies),
-      eventSources: eventSources(dependencies: dependencies)
-    )
-  }
-
   /// Saves the whole list; a later save cancels one still in flight, so the newest
   /// list is the one that ends up saved.
   private static func save(_ primes: [Int], dependencies: Dependencies) -> Effect<Action> {

@@ -90,7 +90,7 @@ extension FastingTimer {
   }
 
   /// A store for one browser, with no fast started.
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
+  public static func makeStore(dependencies: Dependencies, join: Join) -> Store<State, Action> {
     Store(initialState: State(), reducer: reducer, middlewares: middlewares(dependencies: dependencies))
   }
 }

@@ -77,7 +77,7 @@ extension RecruitmentProcesses {
   }
 
   /// A store for one browser, idle until the page asks to load.
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
+  public static func makeStore(dependencies: Dependencies, join: Join) -> Store<State, Action> {
     Store(
       initialState: .idle,
       reducer: reducer(dependencies: dependencies),

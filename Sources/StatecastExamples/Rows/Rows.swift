@@ -115,7 +115,7 @@ public enum Rows: Feature {
     }
   }
 
-  public static func makeStore(dependencies: Void) -> Store<State, Action> {
+  public static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
     Store(initialState: State(), reducer: reducer())
   }
 }

@@ -66,7 +66,7 @@ extension Signup {
     }
   }
 
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
+  public static func makeStore(dependencies: Dependencies, join: Join) -> Store<State, Action> {
     Store(initialState: State(), reducer: reducer(dependencies: dependencies))
   }
 }

@@ -105,7 +105,7 @@ public enum Telemetry: Feature {
     return Int((50 + 30 * sin(t / 9) + 12 * sin(t / 2.3)).rounded())
   }
 
-  public static func makeStore(dependencies: Dependencies) -> Store<State, Action> {
+  public static func makeStore(dependencies: Dependencies, join: Join) -> Store<State, Action> {
     Store(
       initialState: State(), reducer: reducer(),
       eventSources: [.timer(every: dependencies.interval, clock: dependencies.clock) { .ticked }])

@@ -64,7 +64,7 @@ public enum FileUploads: UploadingFeature {
         + "\(UploadLimits.describe(uploadLimits.sessionQuota)) in all.")
   }
 
-  public static func makeStore(dependencies: Void) -> Store<State, Action> {
+  public static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
     Store(initialState: State(), reducer: reducer())
   }
 }

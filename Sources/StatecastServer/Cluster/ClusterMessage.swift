@@ -52,6 +52,7 @@ enum ClusterMessage: Sendable, Equatable {
   /// A ``JoinRequest`` as it travels.
   struct RemoteJoin: Sendable, Equatable, Codable {
     var topic: String
+    /// The request's `pathParameters`, under the key processes already exchange.
     var parameters: [String: String]
     var params: JSON
     var session: String
@@ -61,14 +62,14 @@ enum ClusterMessage: Sendable, Equatable {
 
     init(_ request: JoinRequest) {
       (topic, parameters, params, session, viewer) = (
-        request.topic, request.parameters, request.params, request.session, request.viewer
+        request.topic, request.pathParameters, request.params, request.session, request.viewer
       )
       receivesEvents = request.receivesEvents
     }
 
     var request: JoinRequest {
       var request = JoinRequest(
-        topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+        topic: topic, pathParameters: parameters, params: params, session: session, viewer: viewer)
       request.receivesEvents = receivesEvents ?? false
       return request
     }

@@ -1,13 +1,16 @@
 public import Statecast
 public import StatecastJSON
 
-/// What a route knows about a browser joining one of its topics.
+/// What a route knows about a browser joining one of its topics: what its access rule
+/// sees, and what the feature's `makeStore` gets of it as a `Join`.
 public struct JoinRequest: Sendable {
   /// The topic name as the browser sent it, e.g. `todos/team-42`.
   public let topic: String
-  /// The pattern's captured segments, e.g. `["room": "team-42"]` for `todos/:room`.
-  public let parameters: [String: String]
-  /// The join message's `params` object (an empty object when it had none).
+  /// The segments the pattern captured from the topic name, e.g. `["room": "team-42"]`
+  /// for `todos/:room`.
+  public let pathParameters: [String: String]
+  /// The join message's `params` object as the wire carries it (an empty object when it
+  /// had none).
   public let params: JSON
   /// The id of the joining browser tab's session.
   public let session: String
@@ -21,12 +24,23 @@ public struct JoinRequest: Sendable {
   /// `join`); a client that does not know events never gets one.
   public var receivesEvents = false
 
-  /// A join as the server makes it (tests of access rules and store factories make them too).
-  public init(topic: String, parameters: [String: String], params: JSON, session: String, viewer: Viewer) {
+  /// A join as the server makes it (tests of access rules make them too).
+  public init(
+    topic: String, pathParameters: [String: String], params: JSON, session: String, viewer: Viewer
+  ) {
     self.topic = topic
-    self.parameters = parameters
+    self.pathParameters = pathParameters
     self.params = params
     self.session = session
     self.viewer = viewer
+  }
+
+  /// What the feature's `makeStore` sees of this join: its params decoded on demand,
+  /// with the server's own decoder.
+  var join: Join {
+    let params = self.params
+    return Join(
+      topic: topic, viewer: viewer, pathParameters: pathParameters,
+      params: JoinParams(decoding: { type in try JSONValueDecoder().decode(type, from: params) }))
   }
 }

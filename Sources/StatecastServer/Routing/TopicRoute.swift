@@ -2,7 +2,7 @@ import Logging
 import Statecast
 import StatecastJSON
 
-/// One topic pattern of a ``Route``, with its store types erased: what the topic
+/// One topic pattern of a ``Route``, with its feature's types erased: what the topic
 /// registry matches a `join` against and asks to make a topic host.
 struct TopicRoute: Sendable {
   enum Sharing: Sendable {
@@ -21,94 +21,40 @@ struct TopicRoute: Sendable {
     @Sendable (JoinRequest, HostContext, _ screen: @escaping @Sendable (JoinRequest, JSON) -> Bool)
       async throws -> any TopicHost
 
-  init<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
-    _ pattern: String,
-    _ sharing: Sharing,
-    embed: @escaping @Sendable (ClientAction, Viewer) -> Action,
-    view: @escaping @Sendable (State, Viewer) -> View,
-    viewDependsOnViewer: Bool,
-    access: Access<ClientAction>,
-    isDurable: Bool = false,
-    uploads: UploadAcceptance<Action>? = nil,
-    open: @escaping @Sendable (JoinRequest, HostContext) async throws -> OpenedStore<State, Action>
+  /// A route serving `feature`: its embedding with the sender, its view (per viewer if
+  /// the feature says so), its stores made for each join from `dependencies`, kept as
+  /// `durability` says, and, for a per-session topic of an `UploadingFeature`, the
+  /// files it accepts.
+  init<F: Feature>(
+    _ pattern: String, _ sharing: Sharing, _ feature: F.Type, access: Access<F.ClientAction>,
+    dependencies: @escaping @Sendable () -> F.Dependencies, durability: Durability<F>?
   ) {
     self.pattern = TopicPattern(pattern)
     self.sharing = sharing
     self.canJoin = access.canJoin
     self.screen = { _, _ in true }
-    self.isDurable = isDurable
+    self.isDurable = durability != nil
     let canSend = access.canSend
+    let uploads = sharing == .perSession ? UploadAcceptance<F.Action>.of(F.self) : nil
     self.makeHost = { request, context, screen in
-      var opened = try await open(request, context)
-      if context.isClustered {
-        opened.revision = max(opened.revision, DurableStores.restoredRevisionBase())
-        opened.isRestored = true
-      }
+      let opened =
+        if let durability {
+          try await durability.open(request, context, dependencies())
+        } else {
+          OpenedStore(store: try await F.makeStore(dependencies: dependencies(), join: request.join))
+        }
+      let origin = RevisionOrigin.of(restored: opened.isRestored, clustered: context.isClustered)
       let host = await StoreHost(
-        topic: request.topic, store: opened.store, embed: embed, view: view,
-        viewDependsOnViewer: viewDependsOnViewer,
+        topic: request.topic, store: opened.store, embed: { F.embed($0, from: $1) },
+        view: { F.viewState($0, for: $1) }, viewDependsOnViewer: F.viewDependsOnViewer,
         showsPresence: sharing == .shared,
         canSend: { request, action, json in screen(request, json) && canSend(request, action) },
-        sink: context.sink, revision: opened.revision, historyStartsKnown: !opened.isRestored,
+        sink: context.sink, revision: origin.revision, historyStartsKnown: origin.historyStartsKnown,
         saveState: opened.saveState, isNewRoom: opened.isNewRoom, appliedKeys: opened.appliedKeys,
         logger: context.logger)
       host.uploads = uploads?.target(for: opened.store)
       return host
     }
-  }
-
-  init<State: Sendable, Action: Sendable, ClientAction: Decodable & Sendable, View: Encodable & Sendable>(
-    _ pattern: String,
-    _ sharing: Sharing,
-    embed: @escaping @Sendable (ClientAction, Viewer) -> Action,
-    view: @escaping @Sendable (State, Viewer) -> View,
-    viewDependsOnViewer: Bool,
-    access: Access<ClientAction>,
-    uploads: UploadAcceptance<Action>? = nil,
-    store makeStore: @escaping @Sendable (JoinRequest) async throws -> Store<State, Action>
-  ) {
-    self.init(
-      pattern, sharing, embed: embed, view: view, viewDependsOnViewer: viewDependsOnViewer, access: access,
-      uploads: uploads, open: { request, _ in OpenedStore(store: try await makeStore(request)) })
-  }
-
-  /// A route serving a durable feature: shared rooms are journaled, per-tab stores are
-  /// saved with their session (see docs/DURABILITY.md).
-  init<F: DurableFeature>(
-    _ pattern: String, _ sharing: Sharing, _ feature: F.Type, access: Access<F.ClientAction>,
-    dependencies: @escaping @Sendable () -> F.Dependencies, durability: Durability
-  ) {
-    self.init(
-      pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
-      viewDependsOnViewer: F.viewDependsOnViewer, access: access, isDurable: true,
-      open: { request, context in
-        try await DurableStores.open(
-          F.self, request, context, dependencies: dependencies(), durability: durability)
-      })
-  }
-
-  /// A route serving `feature`: its embedding with the sender, its view (per viewer if
-  /// the feature says so), its stores made from `dependencies`.
-  init<F: Feature>(
-    _ pattern: String, _ sharing: Sharing, _ feature: F.Type, access: Access<F.ClientAction>,
-    dependencies: @escaping @Sendable () -> F.Dependencies
-  ) {
-    self.init(
-      pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
-      viewDependsOnViewer: F.viewDependsOnViewer, access: access,
-      store: { _ in F.makeStore(dependencies: dependencies()) })
-  }
-
-  /// A route serving a feature that accepts uploads (see `UploadingFeature`).
-  init<F: UploadingFeature>(
-    _ pattern: String, _ sharing: Sharing, uploading feature: F.Type, access: Access<F.ClientAction>,
-    dependencies: @escaping @Sendable () -> F.Dependencies
-  ) {
-    self.init(
-      pattern, sharing, embed: { F.embed($0, from: $1) }, view: { F.viewState($0, for: $1) },
-      viewDependsOnViewer: F.viewDependsOnViewer, access: access,
-      uploads: UploadAcceptance(limits: F.uploadLimits, action: { F.fileUploaded($0) }),
-      store: { _ in F.makeStore(dependencies: dependencies()) })
   }
 
   private init(

@@ -18,18 +18,15 @@ struct HostContext: Sendable {
   /// The saved state and revision of a per-tab store being restored with its session.
   var restoring: (state: JSON, revision: Int)?
   /// Whether the room is opened by a process of a cluster: members may hold revisions
-  /// of the room from another process that ran it before, so its revisions start above
-  /// them (at the clock, as a restored room's do).
+  /// of the room from another process that ran it before (see ``RevisionOrigin``).
   var isClustered = false
 }
 
 /// A store a route opened for a topic, and how the topic hosts it.
 struct OpenedStore<State: Sendable, Action: Sendable>: Sendable {
   let store: Store<State, Action>
-  /// The revision the topic's view starts at.
-  var revision = 0
-  /// Whether the state came from storage: clients may hold revisions from before, so
-  /// the first resume to any of them gets a snapshot.
+  /// Whether the state came from storage: clients may hold revisions from before (see
+  /// ``RevisionOrigin``).
   var isRestored = false
   /// For per-tab stores of durable routes: the state as JSON, saved with the session.
   var saveState: (@Sendable (State) -> JSON?)?

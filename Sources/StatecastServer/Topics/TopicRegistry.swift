@@ -79,7 +79,7 @@ final class TopicRegistry: @unchecked Sendable {
       throw ProtocolError(.unknownTopic, "no route matches \"\(topic)\"")
     }
     var request = JoinRequest(
-      topic: topic, parameters: parameters, params: params, session: session, viewer: viewer)
+      topic: topic, pathParameters: parameters, params: params, session: session, viewer: viewer)
     request.address = address
     request.receivesEvents = events
     guard route.canJoin(request) else {

@@ -11,3 +11,16 @@ struct UploadAcceptance<Action: Sendable>: Sendable {
     return TopicUploads(limits: limits, deliver: { file in _ = await store.send(action(file)) })
   }
 }
+
+extension UploadAcceptance {
+  /// What `feature` accepts when it is an `UploadingFeature`, `nil` otherwise: a route
+  /// learns it from the feature's conformance, as it learns everything else.
+  static func of<F: Feature>(_ feature: F.Type) -> UploadAcceptance? where F.Action == Action {
+    guard let uploading = feature as? any UploadingFeature.Type else { return nil }
+    return acceptance(of: uploading) as? UploadAcceptance
+  }
+
+  private static func acceptance<U: UploadingFeature>(of feature: U.Type) -> any Sendable {
+    UploadAcceptance<U.Action>(limits: U.uploadLimits, action: { U.fileUploaded($0) })
+  }
+}

@@ -10,7 +10,8 @@ import Testing
 /// as applied and changes nothing.
 @Suite(.timeLimit(.minutes(1))) struct AppliedKeysTests {
   let connection = ConnectionID(rawValue: 1)
-  let request = JoinRequest(topic: "ticker", parameters: [:], params: [:], session: "s1", viewer: .anonymous)
+  let request = JoinRequest(
+    topic: "ticker", pathParameters: [:], params: [:], session: "s1", viewer: .anonymous)
 
   func makeHost(restored: [String] = []) async -> (
     StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>,

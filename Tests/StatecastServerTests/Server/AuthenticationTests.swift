@@ -29,13 +29,11 @@ struct AuthenticationTests {
       }(),
       routes: [
         .perSession(
-          "private", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
-          view: Ticker.viewState,
+          "private", Ticker.self, dependencies: Probe(),
           access: Access(canJoin: { request in
             seen.record(request.viewer)
             return request.viewer.name == "ada" && request.viewer.isAuthenticated
-          }),
-          store: { _ in Ticker.makeStore(probe: Probe()) })
+          }))
       ])
     let port = try server.start()
     let client = try WebSocketClient()

@@ -37,7 +37,8 @@ import Testing
   }
 
   func join(_ session: String, _ viewer: Viewer, events: Bool) -> JoinRequest {
-    var request = JoinRequest(topic: "room", parameters: [:], params: [:], session: session, viewer: viewer)
+    var request = JoinRequest(
+      topic: "room", pathParameters: [:], params: [:], session: session, viewer: viewer)
     request.receivesEvents = events
     return request
   }

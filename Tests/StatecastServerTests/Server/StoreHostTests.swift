@@ -9,7 +9,8 @@ import Testing
 /// the transport's answers can be chosen.
 @Suite(.timeLimit(.minutes(1))) struct StoreHostTests {
   let connection = ConnectionID(rawValue: 1)
-  let request = JoinRequest(topic: "ticker", parameters: [:], params: [:], session: "s1", viewer: .anonymous)
+  let request = JoinRequest(
+    topic: "ticker", pathParameters: [:], params: [:], session: "s1", viewer: .anonymous)
 
   func makeHost(sink: RecordingSink) async -> (
     StoreHost<Ticker.State, Ticker.Action, Ticker.ClientAction, Ticker.ViewState>,

@@ -18,7 +18,7 @@ import Testing
     static func embed(_ action: Click, from viewer: Viewer) -> Action { .client(viewer, action) }
     static func viewState(_ state: Count) -> Count { state }
     static func makeStore(
-      dependencies: Void, state: Count, commit: (@Sendable (Commit<Count>) async throws -> Void)?
+      dependencies: Void, join: Join, state: Count, commit: (@Sendable (Commit<Count>) async throws -> Void)?
     ) -> Store<Count, Action> {
       Store(
         initialState: state,
@@ -38,7 +38,7 @@ import Testing
 
     static func embed(_ action: Click) -> Action { .client(action) }
     static func viewState(_ state: Count) -> Count { state }
-    static func makeStore(dependencies: Void) -> Store<Count, Action> {
+    static func makeStore(dependencies: Void, join: Join) -> Store<Count, Action> {
       Store(initialState: Count(), reducer: Reducer { _, _ in .none })
     }
   }
@@ -55,8 +55,8 @@ import Testing
     #expect(Plain.Dependencies.self == Void.self)
   }
 
-  @Test func aDurableFeaturesPlainStoreStartsFromItsInitialStateWithoutCommits() async {
-    let store = Authored.makeStore(dependencies: ())
+  @Test func aDurableFeaturesPlainStoreStartsFromItsInitialStateWithoutCommits() async throws {
+    let store = try await Authored.makeStore(dependencies: (), join: Join())
     #expect(await store.state == Count(value: 7))
     await store.send(.client(.anonymous, .plus)).finish()
     #expect(await store.state == Count(value: 8))

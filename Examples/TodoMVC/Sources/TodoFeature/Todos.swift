@@ -77,7 +77,7 @@ public enum Todos: DurableFeature {
   }
 
   public static func makeStore(
-    dependencies: Void, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+    dependencies: Void, join: Join, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, Action> {
     Store(initialState: state, reducer: reducer(), commit: commit)
   }

@@ -26,7 +26,7 @@ let server = StatecastServer(
   configuration: configuration,
   // Each browser's list (`todos/{browser}` in the page), on disk before anyone sees it.
   routes: [.shared("todos/:list", Todos.self, dependencies: (), durability: .durable)],
-  storage: try SQLiteStorage(directory: URL(fileURLWithPath: options.data)),
+  persistence: .sqlite(try SQLiteStorage(directory: URL(fileURLWithPath: options.data))),
   onServerRunning: { [host = options.host] port in print("listening on http://\(host):\(port)") }
 )
 try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()

@@ -17,7 +17,7 @@ enum Banner: Feature {
 
   static func viewState(_ state: State) -> State { state }
 
-  static func makeStore(dependencies: Void) -> Store<State, ClientAction> {
+  static func makeStore(dependencies: Void, join: Join) -> Store<State, ClientAction> {
     Store(
       initialState: State(),
       reducer: Reducer { state, action in

@@ -39,7 +39,7 @@ enum Notes: Feature {
     ViewState(notes: state.notes, myDraft: state.drafts[viewer.id] ?? "")
   }
 
-  static func makeStore(dependencies: Void) -> Store<State, Action> {
+  static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
     Store(
       initialState: State(),
       reducer: Reducer { state, action in

@@ -36,24 +36,16 @@ struct ServerFixture {
         .shared("notes/:id", Notes.self, dependencies: ()),
         .shared("banner/:id", Banner.self, dependencies: ()),
         .perSession(
-          "guarded/:owner", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
-          view: Ticker.viewState,
+          "guarded/:owner", Ticker.self, dependencies: probe,
           access: Access(
-            canJoin: { request in request.params["user"]?.stringValue == request.parameters["owner"] },
+            canJoin: { request in request.params["user"]?.stringValue == request.pathParameters["owner"] },
             canSend: { _, action in
               if case .add(let amount) = action { return amount <= 10 }
               return true
-            }),
-          store: { _ in Ticker.makeStore(probe: probe) }),
-        .perSession(
-          "failing/:how", clientAction: Ticker.ClientAction.self, embed: Ticker.Action.client,
-          view: Ticker.viewState,
-          store: { join in
-            if join.parameters["how"] == "refused" { throw JoinRefused("no entry today") }
-            throw FactoryFailure()
-          }),
+            })),
+        .perSession("failing/:how", Unopenable.self, dependencies: ()),
       ],
-      cluster: cluster
+      persistence: Persistence(storage: nil, backplane: cluster)
     )
     let port = try server.start()
     return ServerFixture(server: server, probe: probe, port: port, client: try WebSocketClient())
@@ -78,6 +70,21 @@ func waitForState(
     return state
   }
   return nil
+}
+
+/// A feature whose stores cannot be made: a join of `failing/refused` is refused with a
+/// reason, any other fails with an internal error.
+enum Unopenable: Feature {
+  typealias State = Ticker.State
+  typealias Action = Ticker.Action
+  typealias ClientAction = Ticker.ClientAction
+
+  static func embed(_ action: ClientAction) -> Action { .client(action) }
+  static func viewState(_ state: State) -> Ticker.ViewState { Ticker.viewState(state) }
+  static func makeStore(dependencies: Void, join: Join) throws -> Store<State, Action> {
+    if join.pathParameters["how"] == "refused" { throw JoinRefused("no entry today") }
+    throw FactoryFailure()
+  }
 }
 
 /// An internal error whose text must not reach a browser.

@@ -92,16 +92,16 @@ actor Probe {
   var recorded: [Event] { events }
 }
 
-extension Ticker: Feature {
-  static func embed(_ action: ClientAction) -> Action { .client(action) }
-  static func makeStore(dependencies probe: Probe) -> Store<State, Action> { makeStore(probe: probe) }
-}
-
 extension Ticker: DurableFeature {
+  typealias Dependencies = Probe
+
   static var initialState: State { State() }
 
+  static func embed(_ action: ClientAction) -> Action { .client(action) }
+
   static func makeStore(
-    dependencies probe: Probe, state: State, commit: (@Sendable (Commit<State>) async throws -> Void)?
+    dependencies probe: Probe, join: Join, state: State,
+    commit: (@Sendable (Commit<State>) async throws -> Void)?
   ) -> Store<State, Action> {
     makeStore(probe: probe, state: state, commit: commit)
   }

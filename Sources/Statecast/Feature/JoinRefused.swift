@@ -1,17 +1,16 @@
-/// Thrown by a route's store factory to refuse a join with a reason the browser may see.
+/// Thrown by a feature's `makeStore` to refuse a join with a reason the browser may see.
 ///
 /// The join is answered `forbidden` with `reason` as its message. Any other error a
-/// factory throws is logged on the server and answered `forbidden` with a generic
+/// `makeStore` throws is logged on the server and answered `forbidden` with a generic
 /// message, so that internal details never reach a browser.
 ///
 /// ```swift
-/// .shared("board/:id", clientAction: Board.ClientAction.self, embed: Board.Action.client,
-///         view: Board.viewState, store: { join in
-///   guard let board = try await boards.find(join.parameters["id"]!) else {
+/// static func makeStore(dependencies: Boards, join: Join) async throws -> Store<State, Action> {
+///   guard let board = try await dependencies.find(join.pathParameters["id"] ?? "") else {
 ///     throw JoinRefused("there is no such board")
 ///   }
-///   return Board.makeStore(board)
-/// })
+///   return Store(initialState: board, reducer: reducer())
+/// }
 /// ```
 public struct JoinRefused: Error, Sendable, CustomStringConvertible {
   /// Why, as the refused browser is told.
