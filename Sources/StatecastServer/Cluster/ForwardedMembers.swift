@@ -54,7 +54,8 @@ final class ForwardedMembers: Sendable {
     case .join(let ref, let node, let connection, let remote):
       guard let store = ownedStore(remote.topic, answering: ref, of: node) else { return }
       let request = remote.request
-      let id = cluster.remotes.place(request.session, at: .init(node: node, connection: connection))
+      let id = cluster.remotes.place(
+        request.session, at: .init(node: node, connection: connection), joining: true)
       // The snapshot is queued for `node` before the answer, in one outbox.
       Task {
         let attached = (try? await store.attach(request, connection: id)) == true
@@ -119,16 +120,21 @@ final class ForwardedMembers: Sendable {
     }
   }
 
-  /// Ends a forwarded member's membership of one room; its socket is forgotten once it
-  /// is in no room run here.
+  /// Ends a forwarded member's membership of one room. Its socket stays known while it
+  /// may be joining another room here (``forgetSessionsInNoRoom(before:)``).
   private func remove(_ session: String, from room: ClusterRoomHost, _ store: any TopicHost) async {
     if await store.remove(session) { await room.storeEmptied(store) }
-    forgetIfInNoRoom(session)
   }
 
-  private func forgetIfInNoRoom(_ session: String) {
-    let member = cluster.rooms.all.contains { $0.store?.joinParams(of: session) != nil }
-    if !member { cluster.remotes.forget(session: session) }
+  /// Forgets the forwarded sessions in no room run here (they left, or this process gave
+  /// their rooms up) whose last join came before `instant`, so long ago that no join of
+  /// theirs can still be on its way to a store.
+  private func forgetSessionsInNoRoom(before instant: ContinuousClock.Instant) {
+    let stores = cluster.rooms.all.compactMap(\.store)
+    for session in cluster.remotes.sessions(joinedBefore: instant)
+    where !stores.contains(where: { $0.joinParams(of: session) != nil }) {
+      cluster.remotes.forget(session: session)
+    }
   }
 
   /// This process's listening connection came back: leaves sent meanwhile are lost, so
@@ -184,8 +190,8 @@ final class ForwardedMembers: Sendable {
         for (room, store) in stores {
           if await store.remove(member.session) { await room.storeEmptied(store) }
         }
-        forgetIfInNoRoom(member.session)
       }
     }
+    forgetSessionsInNoRoom(before: now - link.requestTimeout)
   }
 }

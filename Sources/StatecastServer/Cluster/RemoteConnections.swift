@@ -1,3 +1,4 @@
+import Foundation
 import StatecastTransport
 
 /// The sockets of members on other processes, as the owner of their rooms sees them:
@@ -19,6 +20,8 @@ final class RemoteConnections: Sendable {
     var addresses: [ConnectionID: Address] = [:]
     /// Forwarded session → its socket now.
     var sessions: [String: ConnectionID] = [:]
+    /// When each forwarded session last joined a room here.
+    var joined: [String: ContinuousClock.Instant] = [:]
     var next: UInt64 = 0
   }
 
@@ -36,9 +39,11 @@ final class RemoteConnections: Sendable {
   }
 
   /// `session` is on the socket at `address` now; a socket it was on before is forgotten.
-  func place(_ session: String, at address: Address) -> ConnectionID {
+  /// `joining` when it joins a room (see ``sessions(joinedBefore:)``).
+  func place(_ session: String, at address: Address, joining: Bool = false) -> ConnectionID {
     tables.withLock { tables in
       let id = Self.id(for: address, in: &tables)
+      if joining { tables.joined[session] = .now }
       if let previous = tables.sessions.updateValue(id, forKey: session), previous != id {
         Self.forget(previous, in: &tables)
       }
@@ -63,6 +68,14 @@ final class RemoteConnections: Sendable {
     }
   }
 
+  /// The forwarded sessions that last joined a room here before `instant`: a join still
+  /// on its way to its room's store is not among them.
+  func sessions(joinedBefore instant: ContinuousClock.Instant) -> [String] {
+    tables.withLock { tables in
+      tables.sessions.keys.filter { (tables.joined[$0] ?? instant) < instant }
+    }
+  }
+
   /// The processes forwarded sessions are on.
   var nodes: Set<String> {
     tables.withLock { tables in Set(tables.sessions.values.compactMap { tables.addresses[$0]?.node }) }
@@ -77,6 +90,7 @@ final class RemoteConnections: Sendable {
   /// The session is no longer forwarded here (it left, or it is on this process now).
   func forget(session: String) {
     tables.withLock { tables in
+      tables.joined[session] = nil
       if let id = tables.sessions.removeValue(forKey: session) { Self.forget(id, in: &tables) }
     }
   }
