@@ -134,7 +134,7 @@ public final class StatecastServer: Service, Sendable {
     self.hub = hub
     // A follower's member that waited for a fresh snapshot gets its held replies as a
     // drained socket does.
-    cluster?.onSnapshotWaitEnded = { [weak hub] connection in hub?.transportDrained(connection) }
+    cluster?.relay.onSnapshotWaitEnded { [weak hub] connection in hub?.transportDrained(connection) }
     var transportConfiguration = TransportConfiguration(configuration)
     transportConfiguration.metrics = metrics?.endpoint
     if let pages {

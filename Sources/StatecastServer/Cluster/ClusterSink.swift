@@ -1,47 +1,5 @@
 import Foundation
 
-/// The sockets of members on other nodes, as the owner of a room sees them: each gets a
-/// connection id of this process (with the top bit set, which the transport never
-/// sets), so that a room's ``StoreHost`` treats a remote member exactly like a local one.
-final class RemoteConnections: @unchecked Sendable {
-  // Sendable: the tables are guarded by `lock`.
-  struct Address: Hashable, Sendable {
-    var node: String
-    var connection: UInt64
-  }
-
-  private static let remoteBit: UInt64 = 1 << 63
-  private let lock = NSLock()
-  private var ids: [Address: ConnectionID] = [:]
-  private var addresses: [ConnectionID: Address] = [:]
-  private var next: UInt64 = 0
-
-  /// The id standing for `connection` on `node`, the same every time.
-  func id(for address: Address) -> ConnectionID {
-    lock.withLock {
-      if let id = ids[address] { return id }
-      next += 1
-      let id = ConnectionID(rawValue: Self.remoteBit | next)
-      ids[address] = id
-      addresses[id] = address
-      return id
-    }
-  }
-
-  /// Where a remote member's socket is, or `nil` for a socket of this process.
-  func address(of id: ConnectionID) -> Address? {
-    guard id.rawValue & Self.remoteBit != 0 else { return nil }
-    return lock.withLock { addresses[id] }
-  }
-
-  /// Forgets a remote socket (its member left or moved).
-  func forget(_ id: ConnectionID) {
-    lock.withLock {
-      if let address = addresses.removeValue(forKey: id) { ids[address] = nil }
-    }
-  }
-}
-
 /// The frame sink of a clustered server's rooms: frames for sockets of this process go
 /// to the transport; frames for members on other nodes go to their node, one message
 /// per node however many of its members get the frame.

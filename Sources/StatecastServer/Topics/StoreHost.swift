@@ -229,6 +229,10 @@ final class StoreHost<
     }
   }
 
+  func memberSockets() -> [(request: JoinRequest, connection: ConnectionID?)] {
+    lock.withLock { members.values.map { ($0.request, $0.connection) } }
+  }
+
   func detach(_ session: String, from connection: ConnectionID) {
     lock.withLock {
       guard members[session]?.connection == connection else { return }

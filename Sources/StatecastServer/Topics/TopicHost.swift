@@ -64,6 +64,9 @@ protocol TopicHost: AnyObject, Sendable {
   func waitUntilClosed() async
   /// What the topic accepts as uploads; `nil` when it takes none.
   var uploads: TopicUploads? { get }
+  /// Every member's join and socket (`nil` while it is away): the members a room of a
+  /// cluster takes along when it moves to another process.
+  func memberSockets() -> [(request: JoinRequest, connection: ConnectionID?)]
 }
 
 extension TopicHost {
@@ -77,4 +80,6 @@ extension TopicHost {
   }
 
   var uploads: TopicUploads? { nil }
+
+  func memberSockets() -> [(request: JoinRequest, connection: ConnectionID?)] { [] }
 }

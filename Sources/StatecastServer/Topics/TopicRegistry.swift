@@ -308,7 +308,7 @@ final class TopicRegistry: @unchecked Sendable {
         let made = Room.opening(
           Task { [context, cluster] in
             if let cluster {
-              return try await ClusterRoomHost.open(route, request, context: context, node: cluster)
+              return try await ClusterRoomHost.open(route, request, context: context, cluster: cluster.parts)
             }
             return try await route.makeHost(request, context: context)
           })

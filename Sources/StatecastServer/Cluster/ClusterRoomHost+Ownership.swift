@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import StatecastStorage
+
+/// How a room changes hands: ``RoomOwnership`` decides, this carries its actions out
+/// (the backplane's lease, the store, the members that follow the room).
+extension ClusterRoomHost {
+  /// Follower: finds out who owns the room now. When nobody does (the owner died and
+  /// its lease ran out, or it closed the room), this node takes the lease and runs the
+  /// store from the durable log; when another node does, its members join it there.
+  func checkOwner() async {
+    await run(decide(.checkOwner))
+  }
+
+  /// Owner that lost its lease (it was cut off from the database for longer than the
+  /// lease): its store closes, and its members follow whoever holds the room now.
+  func stepDown() async {
+    await run(decide(.leaseLost))
+  }
+
+  /// Hands `event` to the room's ``RoomOwnership`` and returns what it decided.
+  func decide(_ event: Ownership.Event) -> [Ownership.Action] {
+    let remotes = cluster.remotes
+    return shared.withLock { $0.handle(event, remotes: remotes) }
+  }
+
+  /// Carries out what the ownership decided, and what it decides next from their results.
+  func run(_ actions: [Ownership.Action]) async {
+    for action in actions {
+      switch action {
+      case .lookUpOwner(let current):
+        let event = await lookUpOwner(current: current)
+        await run(decide(event))
+      case .lookUpHolder:
+        let holder = try? await link.backplane.leaseHolder(room: topic)
+        let event = holder.map { Ownership.Event.ownerIs($0) } ?? .ownerUnknown
+        await run(decide(event))
+      case .rejoinMembers(let owner):
+        logger.info("a room moved to another process", metadata: ["topic": "\(topic)", "owner": "\(owner)"])
+        rejoin(shared.withLock { Array($0.local.values) }, to: owner)
+      case .abandonRequests(let node):
+        // Whatever still waits on the former owner will not be answered.
+        link.abandonRequests(to: node)
+      case .announceTakeover:
+        logger.info("this process took a room over", metadata: ["topic": "\(topic)"])
+      case .closeStore(let store):
+        await store.close()
+      case .releaseLease(let store):
+        let backplane = link.backplane
+        let topic = self.topic
+        shared.withLock {
+          $0.closing = Task {
+            await store?.waitUntilClosed()
+            try? await backplane.releaseLease(room: topic)
+          }
+        }
+      case .detachMembers(let owner):
+        for (session, member) in shared.withLock({ $0.local }) {
+          guard let connection = member.connection else { continue }
+          link.post(
+            .detach(node: link.id, room: topic, session: session, connection: connection.rawValue), to: owner)
+        }
+      case .unregister:
+        cluster.rooms.unregister(self)
+      }
+    }
+  }
+
+  /// Who holds the lease now, taking it (and opening the store for this process's
+  /// members) when nobody does.
+  private func lookUpOwner(current: String) async -> Ownership.Event {
+    do {
+      var holder = try await link.backplane.leaseHolder(room: topic)
+      if holder == current { return .ownerUnchanged }
+      if holder == nil || holder == link.id {
+        holder = try await link.backplane.acquireLease(room: topic, ttl: link.leaseDuration)
+        // Another node may have taken it a moment earlier: ask again who holds it now.
+        if holder != link.id { holder = try await link.backplane.leaseHolder(room: topic) ?? holder }
+      }
+      guard let holder else { return .ownerUnchanged }
+      guard holder == link.id else { return .ownerIs(holder) }
+      guard let store = try await openStore() else { return .ownerUnchanged }
+      return .tookOver(store)
+    } catch {
+      logger.warning(
+        "the owner of a room could not be found", metadata: ["topic": "\(topic)", "error": "\(error)"])
+      return .ownerUnchanged
+    }
+  }
+
+  /// This node holds the lease now: opens the store and moves every member here; `nil`
+  /// (the lease given back) when no member is left here to run it for.
+  private func openStore() async throws -> (any TopicHost)? {
+    let members = shared.withLock { $0.local }
+    guard let first = members.values.first else {
+      try? await link.backplane.releaseLease(room: topic)
+      return nil
+    }
+    let inner: any TopicHost
+    do {
+      inner = try await route.makeHost(first.request, context: context)
+    } catch {
+      try? await link.backplane.releaseLease(room: topic)
+      throw error
+    }
+    for member in members.values {
+      // One that was away when this process last gave the room up has no socket to
+      // stand for it: it joins again when it comes back.
+      guard let last = member.connection ?? member.lastConnection else { continue }
+      _ = try? await inner.attach(member.request, connection: last)
+      if member.connection == nil { inner.detach(member.request.session, from: last) }
+    }
+    return inner
+  }
+}

@@ -1,0 +1,93 @@
+import Testing
+
+@testable import StatecastServer
+
+/// Who runs a room, as a value: each change of hands a cluster goes through, event by
+/// event, with the actions the room host carries out. No sockets, no database; the
+/// store is a name.
+struct RoomOwnershipTests {
+  typealias Ownership = RoomOwnership<String>
+
+  @Test func aFollowerWhoseOwnerStillRunsTheRoomKeepsFollowingIt() {
+    var room = Ownership(.follower(owner: "a"))
+    #expect(room.handle(.checkOwner) == [.lookUpOwner(current: "a")])
+    #expect(room.state == .changingHands(from: "a"))
+    #expect(room.followed == "a", "requests still go to the owner while it is asked about")
+    #expect(room.handle(.checkOwner).isEmpty, "one check at a time")
+    #expect(room.handle(.ownerUnchanged).isEmpty)
+    #expect(room.state == .follower(owner: "a"))
+  }
+
+  @Test func aFollowerTakesTheRoomOverWhenNobodyRunsIt() {
+    var room = Ownership(.follower(owner: "a"))
+    _ = room.handle(.checkOwner)
+    #expect(room.handle(.tookOver("store")) == [.announceTakeover, .abandonRequests(node: "a")])
+    #expect(room.state == .owner("store"))
+    #expect(room.isOwner)
+    guard case .store("store") = room.target else {
+      Issue.record("an owner's requests go to its store")
+      return
+    }
+  }
+
+  @Test func aFollowerFollowsTheRoomToItsNewOwner() {
+    var room = Ownership(.follower(owner: "a"))
+    _ = room.handle(.checkOwner)
+    #expect(room.handle(.ownerIs("c")) == [.rejoinMembers(owner: "c"), .abandonRequests(node: "a")])
+    #expect(room.state == .follower(owner: "c"))
+    guard case .owner("c") = room.target else {
+      Issue.record("a follower's requests go to the owner")
+      return
+    }
+  }
+
+  @Test func anOwnerThatLostItsLeaseClosesItsStoreAndFollowsTheNewHolder() {
+    var room = Ownership(.owner("store"))
+    #expect(room.handle(.checkOwner).isEmpty, "an owner has nobody to check")
+    #expect(room.handle(.leaseLost) == [.closeStore("store"), .lookUpHolder])
+    #expect(!room.isOwner, "its lease is not renewed any more")
+    #expect(room.store == nil)
+    #expect(room.handle(.ownerIs("b")) == [.rejoinMembers(owner: "b")])
+    #expect(room.state == .follower(owner: "b"))
+  }
+
+  @Test func anOwnerThatLostItsLeaseToNobodyTakesItAgain() {
+    var room = Ownership(.owner("old"))
+    _ = room.handle(.leaseLost)
+    #expect(room.handle(.ownerUnknown) == [.lookUpOwner(current: "")])
+    #expect(room.handle(.tookOver("new")) == [.announceTakeover, .abandonRequests(node: "")])
+    #expect(room.state == .owner("new"))
+  }
+
+  @Test func theLastMemberLeavingClosesTheRoomAndReleasesItsLease() {
+    var owned = Ownership(.owner("store"))
+    #expect(owned.handle(.lastMemberLeft) == [.releaseLease(after: "store"), .unregister])
+    #expect(owned.isClosed)
+    var followed = Ownership(.follower(owner: "a"))
+    #expect(followed.handle(.lastMemberLeft) == [.unregister])
+    #expect(followed.isClosed)
+    #expect(followed.handle(.lastMemberLeft).isEmpty, "closes once")
+  }
+
+  @Test func closingLeavesAFollowersMembersInTheOwnersRoom() {
+    var owned = Ownership(.owner("store"))
+    #expect(owned.handle(.close) == [.closeStore("store"), .releaseLease(after: "store"), .unregister])
+    var followed = Ownership(.follower(owner: "a"))
+    #expect(followed.handle(.close) == [.unregister, .detachMembers(owner: "a")])
+    #expect(followed.handle(.close).isEmpty)
+    guard case .closed = followed.target else {
+      Issue.record("a closed room takes no requests")
+      return
+    }
+  }
+
+  @Test func aRoomClosedWhileItsStoreWasOpeningClosesThatStore() {
+    var room = Ownership(.follower(owner: "a"))
+    _ = room.handle(.checkOwner)
+    _ = room.handle(.close)
+    #expect(room.handle(.tookOver("store")) == [.closeStore("store"), .releaseLease(after: "store")])
+    #expect(room.isClosed)
+    #expect(room.handle(.ownerIs("b")).isEmpty, "a late answer changes nothing")
+    #expect(room.handle(.checkOwner).isEmpty)
+  }
+}
