@@ -9,18 +9,34 @@
 /// await store.send(.saveTapped).finish()
 /// ```
 public struct StoreTask: Sendable {
-  let tasks: [Task<Void, Never>]
-  /// Set for a durable store's send: the effects start only after the commit.
-  let commit: CommitHandle?
+  /// What an action started, when it started anything.
+  enum Work: Sendable {
+    /// The tasks of its effects and middlewares.
+    case tasks([Task<Void, Never>])
+    /// A durable store's send: the effects start only after the commit.
+    case commit(CommitHandle)
+  }
+
+  /// `nil` on the store's fast path (no effect, no middleware, not durable): one word
+  /// that is zero, so returning and dropping it costs no reference counting.
+  let work: Work?
 
   init(_ tasks: [Task<Void, Never>] = []) {
-    self.tasks = tasks
-    self.commit = nil
+    self.work = tasks.isEmpty ? nil : .tasks(tasks)
   }
 
   init(commit: CommitHandle) {
-    self.tasks = []
-    self.commit = commit
+    self.work = .commit(commit)
+  }
+
+  /// The tasks of its effects and middlewares (none for a durable store's send).
+  var tasks: [Task<Void, Never>] {
+    if case .tasks(let tasks) = work { tasks } else { [] }
+  }
+
+  /// Set for a durable store's send: the effects start only after the commit.
+  var commit: CommitHandle? {
+    if case .commit(let commit) = work { commit } else { nil }
   }
 
   /// Waits until every effect and middleware this action started has finished,
@@ -40,21 +56,30 @@ public struct StoreTask: Sendable {
   /// Cancels the work this action started; it can no longer send actions. For a
   /// durable store whose commit is still in flight, the work is cancelled as it starts.
   public func cancel() {
-    for task in tasks { task.cancel() }
-    commit?.cancel()
+    switch work {
+    case nil: return
+    case .tasks(let tasks): for task in tasks { task.cancel() }
+    case .commit(let commit): commit.cancel()
+    }
   }
 
   /// Whether the action started no async work at all (the store's fast path).
-  public var isEmpty: Bool { tasks.isEmpty && commit == nil }
+  public var isEmpty: Bool { work == nil }
 
   /// Whether the work has been cancelled (`false` when there is none).
   public var isCancelled: Bool {
-    if let commit { return commit.isCancelled }
-    return !tasks.isEmpty && tasks.allSatisfy(\.isCancelled)
+    switch work {
+    case nil: false
+    case .tasks(let tasks): tasks.allSatisfy(\.isCancelled)
+    case .commit(let commit): commit.isCancelled
+    }
   }
 
   func waitWithoutCancelling() async {
-    for task in tasks { await task.value }
-    if let commit { await commit.work().waitWithoutCancelling() }
+    switch work {
+    case nil: return
+    case .tasks(let tasks): for task in tasks { await task.value }
+    case .commit(let commit): await commit.work().waitWithoutCancelling()
+    }
   }
 }

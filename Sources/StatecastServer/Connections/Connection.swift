@@ -28,8 +28,28 @@ final class Connection: @unchecked Sendable {
     case tooLarge
   }
 
+  /// The few limits of ``ServerConfiguration`` a connection applies, copied out of it:
+  /// every socket kept a whole copy of the configuration before, most of its object.
+  private struct Limits {
+    var maxPendingInboundBytes: Int
+    var maxMessageSize: Int
+    var maxMessageDepth: Int
+    var actionBurst: Int
+    var misbehaviorWindow: Duration
+    var misbehaviorLimit: Int
+
+    init(_ configuration: ServerConfiguration) {
+      maxPendingInboundBytes = configuration.maxPendingInboundBytes
+      maxMessageSize = configuration.maxMessageSize
+      maxMessageDepth = configuration.maxMessageDepth
+      actionBurst = configuration.actionBurst
+      misbehaviorWindow = configuration.misbehaviorWindow
+      misbehaviorLimit = configuration.misbehaviorLimit
+    }
+  }
+
   let id: ConnectionID
-  private let configuration: ServerConfiguration
+  private let configuration: Limits
   private let sink: any FrameSink
   private let sessions: SessionRegistry
   private let topics: TopicRegistry
@@ -64,7 +84,7 @@ final class Connection: @unchecked Sendable {
     self.pages = pages
     self.address = address
     self.currentSession = session
-    self.configuration = configuration
+    self.configuration = Limits(configuration)
     self.sink = sink
     self.sessions = sessions
     self.topics = topics
@@ -131,11 +151,34 @@ final class Connection: @unchecked Sendable {
     let (ref, parsed) = ClientMessage.parse(bytes, maxDepth: configuration.maxMessageDepth)
     do throws(ProtocolError) {
       let message = try parsed.get()
-      let extra = try await handle(message, isFirst: isFirst)
+      let extra: [(String, JSON)]
+      if case .action = message {
+        extra = try await handle(message, isFirst: isFirst)
+      } else {
+        extra = try await handleInOwnTask(message, isFirst: isFirst)
+      }
       send(ServerMessage.ok(ref: ref, extra), topic: message.topic)
     } catch {
       fail(ref, error, topic: (try? parsed.get())?.topic)
     }
+  }
+
+  /// ``handle(_:isFirst:)`` in a task of its own, awaited, for every message but
+  /// actions. A task keeps the memory its deepest call chain needed until it ends: run
+  /// here, a join (which opens the topic's store) would leave several kilobytes with
+  /// this loop's task for as long as the socket stays open, idle or not. Actions, the
+  /// frequent message, stay on the loop's task, which keeps their memory for the next.
+  private func handleInOwnTask(_ message: ClientMessage, isFirst: Bool) async throws(ProtocolError)
+    -> [(String, JSON)]
+  {
+    let outcome = await Task { () async -> Result<[(String, JSON)], ProtocolError> in
+      do throws(ProtocolError) {
+        return .success(try await self.handle(message, isFirst: isFirst))
+      } catch {
+        return .failure(error)
+      }
+    }.value
+    return try outcome.get()
   }
 
   /// Handles one well-formed client message; returns the reply's extra fields.

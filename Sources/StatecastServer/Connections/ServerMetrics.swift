@@ -116,12 +116,16 @@ final class ServerMetrics: @unchecked Sendable {
   /// looks at the frame's first 256 bytes at most.
   func sent(_ frame: OutboundFrame) {
     let outcome: (ok: Bool, code: String?)? = frame.withPayload { bytes in
-      guard bytes.starts(with: Self.replyHead) else { return nil }
-      let head = bytes.prefix(256)
-      guard let status = head.firstRange(of: Self.errorStatus) else { return (true, nil) }
-      let rest = head[status.upperBound...]
-      guard let code = rest.firstRange(of: Self.codeKey) else { return (false, "unknown") }
-      let value = rest[code.upperBound...].prefix { $0 != UInt8(ascii: "\"") }
+      let head = min(bytes.count, Self.replyHead.count)
+      guard Self.end(of: Self.replyHead, in: bytes, from: 0, to: head) != nil else { return nil }
+      let limit = min(bytes.count, 256)
+      guard let status = Self.end(of: Self.errorStatus, in: bytes, from: 0, to: limit) else {
+        return (true, nil)
+      }
+      guard let code = Self.end(of: Self.codeKey, in: bytes, from: status, to: limit) else {
+        return (false, "unknown")
+      }
+      let value = bytes[code..<limit].prefix { $0 != UInt8(ascii: "\"") }
       return (false, String(decoding: value, as: UTF8.self))
     }
     guard let outcome else { return }
@@ -135,10 +139,11 @@ final class ServerMetrics: @unchecked Sendable {
   /// Counts one client message by its `op` (read from its first bytes). Service thread:
   /// looks at 64 bytes at most.
   func received(_ message: [UInt8]) {
-    let head = message.prefix(64)
     var op = "other"
-    if let key = head.firstRange(of: Self.opKey) {
-      let value = String(decoding: head[key.upperBound...].prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
+    message.withUnsafeBytes { bytes in
+      let limit = min(bytes.count, 64)
+      guard let key = Self.end(of: Self.opKey, in: bytes, from: 0, to: limit) else { return }
+      let value = String(decoding: bytes[key..<limit].prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
       if messagesByOp[value] != nil { op = value }
     }
     messagesByOp[op]?.increment()
@@ -199,6 +204,25 @@ final class ServerMetrics: @unchecked Sendable {
       self[keyPath: family][key] = counter
       return counter
     }
+  }
+
+  /// Where `needle` ends in `bytes[start..<limit]`, if it occurs there. A plain byte
+  /// loop: Foundation's generic `firstRange(of:)` allocated on every call (dozens of
+  /// times per message), on the service thread, in every action's round trip.
+  private static func end(
+    of needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int, to limit: Int
+  )
+    -> Int?
+  {
+    guard !needle.isEmpty, limit - start >= needle.count else { return nil }
+    var index = start
+    while index + needle.count <= limit {
+      var matched = 0
+      while matched < needle.count, bytes[index + matched] == needle[matched] { matched += 1 }
+      if matched == needle.count { return index + matched }
+      index += 1
+    }
+    return nil
   }
 
   private static let replyHead = Array(#"{"op":"reply","#.utf8)

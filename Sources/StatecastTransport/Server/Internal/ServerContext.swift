@@ -61,7 +61,13 @@ final class ServerContext: @unchecked Sendable {
     protocols[0].name = allocations.string(Endpoint.subprotocol)
     protocols[0].callback = statecastProtocolCallback
     protocols[0].per_session_data_size = MemoryLayout<statecast_session>.size
-    protocols[0].rx_buffer_size = 0  // lws' default (4 KiB): larger messages arrive in parts
+    // Each WebSocket keeps a receive buffer this large for as long as it is open; larger
+    // messages arrive in parts. Left at 0, lws would use `pt_serv_buf_size` (16 KiB here,
+    // for response headers): 16 KiB per idle socket.
+    protocols[0].rx_buffer_size = Self.receiveBufferSize
+    // Sends stay cut at `pt_serv_buf_size`, as they were with no receive buffer size
+    // (lws limits each send() to `tx_packet_size`, else to the receive buffer's size).
+    protocols[0].tx_packet_size = Self.responseHeaderRoom
 
     // Mounts: `/healthz`, `/readyz`, `/metrics`, the POST routes and the embedded files
     // answered by the callback (a callback mount wins over the file mount), `/` served
@@ -189,6 +195,9 @@ final class ServerContext: @unchecked Sendable {
   /// Bytes of response headers lws can write per response (its per-thread buffer,
   /// 4 KiB by default): a content security policy with many script hashes is longer.
   static let responseHeaderRoom = 16_384
+
+  /// The receive buffer of each WebSocket (see `rx_buffer_size`).
+  static let receiveBufferSize = 4_096
 
   /// How often lws' timers are checked on the epoll loop (see ``EpollEventLoop/startTick``).
   static let tickSeconds = 0.25
