@@ -74,7 +74,8 @@ public final class WebSocketClient: Sendable {
     let subprotocol = try await withCheckedThrowingContinuation {
       (opened: CheckedContinuation<String?, any Error>) in
       let request = ConnectRequest(
-        id: id, target: target, subprotocols: subprotocols, origin: origin, allowInsecureTLS: allowInsecureTLS,
+        id: id, target: target, subprotocols: subprotocols, origin: origin,
+        allowInsecureTLS: allowInsecureTLS,
         maxMessageSize: configuration.maxMessageSize,
         events: ConnectionEvents(id: id, client: self, events: continuation, opened: opened))
       if !engine.connect(request) {

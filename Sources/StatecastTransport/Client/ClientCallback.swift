@@ -63,7 +63,8 @@ extension ClientEngine: LibWebSocketsCallbacks {
   /// Starts one connect. Service thread (lws' client API is not thread-safe).
   private func start(_ request: ConnectRequest) {
     let id = request.id
-    service.entries[id] = ClientServiceSide.Entry(events: request.events, maxMessageSize: request.maxMessageSize)
+    service.entries[id] = ClientServiceSide.Entry(
+      events: request.events, maxMessageSize: request.maxMessageSize)
     let target = request.target
     let protocols = request.subprotocols.joined(separator: ", ")
     var flags: Int32 = 0

@@ -36,7 +36,8 @@ package final class ClientEngine: Sendable {
 
   private init() throws {
     core = ClientCore(serviceThread: serviceThread)
-    serviceState = ServiceThreadBound(ClientServiceSide(serviceThread: serviceThread), serviceThread: serviceThread)
+    serviceState = ServiceThreadBound(
+      ClientServiceSide(serviceThread: serviceThread), serviceThread: serviceThread)
     LibWebSocketsLog.configure()
     FileDescriptorLimit.raise(toAtLeast: 65_536)
     let context = try ClientContext(connectTimeoutSeconds: 10, callbacks: self)

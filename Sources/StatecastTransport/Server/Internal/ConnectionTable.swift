@@ -265,7 +265,8 @@ extension ConnectionTable {
     }
 
     mutating func enqueue(_ frame: OutboundFrame, to id: ConnectionID) -> SendOutcome {
-      guard let index = openIndex(of: id), slots[index].pendingClose == nil, !slots[index].killRequested else {
+      guard let index = openIndex(of: id), slots[index].pendingClose == nil, !slots[index].killRequested
+      else {
         return .closed
       }
       let wasEmpty = slots[index].queue.isEmpty
