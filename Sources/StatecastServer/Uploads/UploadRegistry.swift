@@ -235,7 +235,9 @@ final class UploadRegistry: Sendable {
   private func write(_ upload: Upload, _ writes: AsyncStream<Upload.Write>, digest: SHA256Digest) async {
     var handle = FileHandle(forWritingAtPath: upload.path.path)
     _ = try? handle?.seekToEnd()
-    if upload.progress.withLock({ $0.phase == .finishing }) {  // complete on disk before a restart
+    // Complete on disk before a restart. (Not merely `finishing`: a fresh upload's chunks
+    // may all have arrived before this task starts, and are still to be written.)
+    if upload.progress.withLock({ $0.phase == .finishing && $0.written == $0.size }) {
       await finish(upload, digest: digest, handle: &handle)
     }
     for await write in writes {
