@@ -3,7 +3,8 @@ import Statecast
 import StatecastJSON
 
 /// One WebSocket: its message loop, the client messages (`hello`, `join`, `action`,
-/// `leave`, `presence`), and the limits that apply to the socket.
+/// `leave`, `presence`, `navigate`, and the uploads' `upload`, `upload_resume`,
+/// `upload_cancel`), and the limits that apply to the socket.
 ///
 /// The transport hands each received message to ``receive(_:)`` on the service thread;
 /// the message loop, a task of its own, processes them one at a time in arrival order
