@@ -63,7 +63,7 @@ let package = Package(
       providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
     ),
     // The only home of libwebsockets code: the server transport (WebSocketTransport) and
-    // the pieces the client engine shares with it. Not a product: its API is `package`.
+    // the client engine StatecastClient is built on. Not a product: its API is `package`.
     .target(
       name: "StatecastTransport",
       dependencies: ["CLibWebSockets"],
@@ -83,10 +83,10 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
-    // A Swift client of the wire protocol over the libwebsockets client API.
+    // A Swift client of the wire protocol, on the transport's libwebsockets client engine.
     .target(
       name: "StatecastClient",
-      dependencies: ["StatecastJSON", "StatecastTransport", "CLibWebSockets"],
+      dependencies: ["StatecastJSON", "StatecastTransport"],
       swiftSettings: swiftSettings
     ),
     // Durable stores: journal, snapshots, rooms and sessions in SQLite through GRDB

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import Prometheus
 public import ServiceLifecycle
 import StatecastStorage
+import Synchronization
 
 /// A Statecast server: static files and the `/ws` endpoint on one port, one store per
 /// browser tab and topic (or one per room for shared routes).
@@ -32,10 +32,7 @@ public final class StatecastServer: Service, Sendable {
   private let storage: (any StateStorage)?
   private let cluster: ClusterNode?
   /// `nil` when ``ServerConfiguration/metrics`` is `.off`.
-  private let metrics: ServerMetrics?
-  /// The registry `/metrics` renders, when it is served.
-  private let metricsRegistry: PrometheusCollectorRegistry?
-  private let metricsTasks = MetricsTasks()
+  private let metricsPublisher: MetricsPublisher?
 
   /// A server of `routes`; nothing listens until ``run()`` (or ``start()``).
   ///
@@ -78,23 +75,8 @@ public final class StatecastServer: Service, Sendable {
     }
     self.cluster = cluster
     cluster?.connect(to: relay)
-    switch configuration.metrics {
-    case .prometheus(let registry):
-      var factory = PrometheusMetricsFactory(registry: registry)
-      factory.durationHistogramBuckets = [
-        ServerMetrics.Name.actionSeconds: ServerMetrics.latencyBuckets,
-        ServerMetrics.Name.commitSeconds: ServerMetrics.latencyBuckets,
-      ]
-      metrics = ServerMetrics(factory: factory, endpoint: MetricsEndpoint())
-      metricsRegistry = registry
-    case .factory(let factory):
-      metrics = ServerMetrics(factory: factory, endpoint: nil)
-      metricsRegistry = nil
-    case .off:
-      metrics = nil
-      metricsRegistry = nil
-    }
-    let metrics = self.metrics
+    metricsPublisher = MetricsPublisher(configuration.metrics)
+    let metrics = metricsPublisher?.metrics
     let capture = PageFrameCapture(base: relay)
     let roomSink: any FrameSink =
       cluster.map { node in
@@ -208,39 +190,21 @@ public final class StatecastServer: Service, Sendable {
   /// What runs beside a listening, ready transport: the cluster's node and the metrics.
   private func startCompanions() {
     cluster?.start()
-    if metrics != nil { startMetrics() }
+    metricsPublisher?.start { [weak self] in self?.metricsSample }
   }
 
-  /// Samples the gauges and the transport's counters now and, when `/metrics` is
-  /// served, renders it for the next scrape. Off the service thread.
+  /// What the metrics' gauges read now: the transport's counters and the registries'
+  /// counts.
+  private var metricsSample: ServerMetrics.Sample {
+    ServerMetrics.Sample(
+      transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.counts,
+      rooms: topics.roomCount, members: topics.memberCount)
+  }
+
+  /// Samples the metrics now and, when `/metrics` is served, renders it for the next
+  /// scrape. Off the service thread.
   func refreshMetrics() {
-    guard let metrics else { return }
-    metrics.sample {
-      ServerMetrics.Sample(
-        transport: transport.statistics, connections: transport.connectionCount, sessions: sessions.counts,
-        rooms: topics.roomCount, members: topics.memberCount)
-    }
-    if let endpoint = metrics.endpoint, let metricsRegistry {
-      endpoint.publish(metricsRegistry.emitToBuffer())
-    }
-  }
-
-  /// Keeps the metrics current: sampled at once, every second, and after each scrape.
-  private func startMetrics() {
-    refreshMetrics()
-    if let scrapes = metrics?.endpoint?.scrapes {
-      metricsTasks.add(
-        Task { [weak self] in
-          for await _ in scrapes { self?.refreshMetrics() }
-        })
-    }
-    metricsTasks.add(
-      Task { [weak self] in
-        while !Task.isCancelled {
-          try? await Task.sleep(for: .seconds(1))
-          self?.refreshMetrics()
-        }
-      })
+    metricsPublisher?.refresh { metricsSample }
   }
 
   /// Graceful stop: no new connections or joins, every socket closed with 1001 ("going
@@ -253,8 +217,7 @@ public final class StatecastServer: Service, Sendable {
 
   /// The steps of a shutdown, sockets closed with `code`.
   private func stop(code: UInt16, reason: String, storeDeadline: Duration) async {
-    metricsTasks.cancelAll()
-    metrics?.endpoint?.finish()
+    metricsPublisher?.stop()
     topics.beginShutdown()
     await transport.shutdown(gracePeriod: configuration.shutdownDeadline, code: code, reason: reason)
     hub.finishAll()
@@ -300,30 +263,17 @@ public final class StatecastServer: Service, Sendable {
   var sessionCount: Int { sessions.count }
 }
 
-/// The tasks that keep `/metrics` current while the server runs.
-final class MetricsTasks: @unchecked Sendable {
-  // Sendable: `tasks` is guarded by `lock`.
-  private let lock = NSLock()
-  private var tasks: [Task<Void, Never>] = []
-
-  func add(_ task: Task<Void, Never>) { lock.withLock { tasks.append(task) } }
-
-  func cancelAll() {
-    for task in lock.withLock({
-      defer { tasks = [] }; return tasks
-    }) { task.cancel() }
-  }
-}
-
 /// The frame sink the registries are made with, before the transport that it relays
 /// to exists (the transport needs the hub, which needs the registries).
-final class SinkRelay: FrameSink, @unchecked Sendable {
-  /// Set once, before the transport starts; read-only afterwards.
-  private var transport: WebSocketTransport?
+final class SinkRelay: FrameSink, Sendable {
+  /// Set once, before the transport starts; then read on every frame without a lock.
+  private let target = AtomicLazyReference<WebSocketTransport>()
 
   func connect(to transport: WebSocketTransport) {
-    self.transport = transport
+    _ = target.storeIfNil(transport)
   }
+
+  private var transport: WebSocketTransport? { target.load() }
 
   func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome {
     transport?.send(frame, to: connection) ?? .closed

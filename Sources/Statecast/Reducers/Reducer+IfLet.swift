@@ -32,7 +32,14 @@ extension Reducer {
 }
 
 /// The cancellation id of the effects of one optional child, named by its key path.
-private struct PresentedChild: Hashable, @unchecked Sendable {
-  // Key paths are immutable values; `AnyKeyPath` is only missing the annotation.
-  let keyPath: AnyKeyPath
+private struct PresentedChild<Root, Value>: Hashable, Sendable {
+  let keyPath: any WritableKeyPath<Root, Value?> & Sendable
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.keyPath as AnyKeyPath == rhs.keyPath as AnyKeyPath
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(keyPath as AnyKeyPath)
+  }
 }

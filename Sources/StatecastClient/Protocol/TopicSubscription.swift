@@ -1,5 +1,6 @@
 import Foundation
 public import StatecastJSON
+import StatecastTransport
 
 /// One joined topic of a ``StatecastConnection``: the topic's view state as the server
 /// streams it, rebuilt from the snapshot and every patch.
@@ -12,8 +13,7 @@ public import StatecastJSON
 ///     let counter = try await connection.join("counter")
 ///     try await connection.send(action: ["increment": [:]] as JSON, to: "counter")
 ///     for await state in counter.states { print(state["count"] ?? .null) }
-public final class TopicSubscription: @unchecked Sendable {
-  // Sendable: `current` and `closingReason` are guarded by `lock`; the rest is immutable.
+public final class TopicSubscription: Sendable {
 
   /// The topic's name.
   public let topic: String
@@ -21,9 +21,11 @@ public final class TopicSubscription: @unchecked Sendable {
   /// closes the topic, the client leaves it, or the connection is closed for good.
   public let states: AsyncStream<JSON>
   let continuation: AsyncStream<JSON>.Continuation
-  private let lock = NSLock()
-  private var current: (state: JSON, revision: Int64)?  // guarded by lock
-  private var closingReason: String?  // guarded by lock
+  private struct Mirror: Sendable {
+    var current: (state: JSON, revision: Int64)?
+    var closingReason: String?
+  }
+  private let mirror = Locked(Mirror())
 
   init(topic: String) {
     self.topic = topic
@@ -32,35 +34,35 @@ public final class TopicSubscription: @unchecked Sendable {
 
   /// The latest state, or `nil` before the snapshot.
   public var state: JSON? {
-    lock.withLock { current?.state }
+    mirror.withLock { $0.current?.state }
   }
 
   /// The revision of ``state``, or `nil` before the snapshot.
   public var revision: Int64? {
-    lock.withLock { current?.revision }
+    mirror.withLock { $0.current?.revision }
   }
 
   /// Why the server ended the subscription (its `closed` message), if it did.
   public var closedReason: String? {
-    lock.withLock { closingReason }
+    mirror.withLock { $0.closingReason }
   }
 
   /// Takes a snapshot as the new state. Reader task.
   func applySnapshot(_ state: JSON, revision: Int64) {
-    lock.withLock { current = (state, revision) }
+    mirror.withLock { $0.current = (state, revision) }
     continuation.yield(state)
   }
 
   /// Applies the patch that leads to `revision`; `false` if it does not follow the
   /// current revision or does not apply (the caller then asks for a snapshot). Reader task.
   func applyPatch(_ patch: JSONPatch, revision: Int64) -> Bool {
-    let next: JSON? = lock.withLock {
-      guard let base = current, revision == base.revision + 1,
+    let next: JSON? = mirror.withLock { mirror in
+      guard let base = mirror.current, revision == base.revision + 1,
         let patched = try? patch.applied(to: base.state)
       else {
         return nil
       }
-      current = (patched, revision)
+      mirror.current = (patched, revision)
       return patched
     }
     guard let next else { return false }
@@ -70,7 +72,7 @@ public final class TopicSubscription: @unchecked Sendable {
 
   /// Ends the stream of states. Any thread.
   func finish(reason: String?) {
-    lock.withLock { closingReason = reason }
+    mirror.withLock { $0.closingReason = reason }
     continuation.finish()
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StatecastTransport
 
 /// A WebSocket client over libwebsockets, able to hold thousands of connections (a load
 /// test opens 10,000 from one client).
@@ -8,15 +9,14 @@ import Foundation
 /// fragmented messages), and would not scale to load tests. Threading mirrors the
 /// server's: one service thread (shared by every client of the process) alone touches
 /// connections; tasks queue frames under a lock and wake it with `lws_cancel_service`.
+/// The lws code is the transport's (`ClientEngine`); this is its public face.
 ///
 ///     let client = try WebSocketClient()
 ///     let connection = try await client.connect(to: "ws://127.0.0.1:8080/ws", subprotocols: ["statecast.v1"])
 ///     connection.send(text: #"{"op":"join","ref":1,"topic":"counter"}"#)
 ///     for await event in connection.events { print(event) }
 ///     await client.shutdown()
-public final class WebSocketClient: @unchecked Sendable {
-  // Sendable: the mutable fields are guarded by `lock`.
-
+public final class WebSocketClient: Sendable {
   /// Limits of a client.
   public struct Configuration: Sendable {
     /// The largest message a connection reassembles; a larger one closes it with 1009.
@@ -27,10 +27,13 @@ public final class WebSocketClient: @unchecked Sendable {
 
   public let configuration: Configuration
   let engine: ClientEngine
-  private let lock = NSLock()
-  private var openIDs: Set<UInt64> = []  // guarded by lock
-  private var stopping = false  // guarded by lock
-  private var drainWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lock
+
+  private struct Connections {
+    var openIDs: Set<UInt64> = []
+    var stopping = false
+    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+  private let connections = Locked(Connections())
 
   /// A client; cheap, since every client shares the process's client context.
   ///
@@ -38,7 +41,11 @@ public final class WebSocketClient: @unchecked Sendable {
   ///   create its client context.
   public init(configuration: Configuration = .init()) throws {
     self.configuration = configuration
-    engine = try ClientEngine.shared.get()
+    do {
+      engine = try ClientEngine.shared.get()
+    } catch {
+      throw WebSocketClientError.connectionFailed(error.reason)
+    }
   }
 
   /// Opens a WebSocket and returns once the upgrade has succeeded. Any task.
@@ -56,38 +63,43 @@ public final class WebSocketClient: @unchecked Sendable {
     to url: String, subprotocols: [String] = [], origin: String? = nil, allowInsecureTLS: Bool = false
   ) async throws -> WebSocketConnection {
     guard let target = ConnectTarget(url: url) else { throw WebSocketClientError.invalidURL(url) }
-    let connection = WebSocketConnection(id: engine.core.makeID(), client: self)
-    let admitted = lock.withLock {
-      guard !stopping else { return false }
-      openIDs.insert(connection.id)
+    let id = engine.makeID()
+    let admitted = connections.withLock {
+      guard !$0.stopping else { return false }
+      $0.openIDs.insert(id)
       return true
     }
     guard admitted else { throw WebSocketClientError.clientStopped }
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    let (events, continuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
+    let subprotocol = try await withCheckedThrowingContinuation {
+      (opened: CheckedContinuation<String?, any Error>) in
       let request = ConnectRequest(
-        target: target, subprotocols: subprotocols, origin: origin, allowInsecureTLS: allowInsecureTLS,
-        connection: connection, continuation: continuation)
-      if !engine.core.enqueue(request) {
-        connectionEnded(connection.id)
-        continuation.resume(throwing: WebSocketClientError.clientStopped)
+        id: id, target: target, subprotocols: subprotocols, origin: origin,
+        allowInsecureTLS: allowInsecureTLS,
+        maxMessageSize: configuration.maxMessageSize,
+        events: ConnectionEvents(id: id, client: self, events: continuation, opened: opened))
+      if !engine.connect(request) {
+        connectionEnded(id)
+        continuation.finish()
+        opened.resume(throwing: WebSocketClientError.clientStopped)
       }
     }
-    return connection
+    return WebSocketConnection(id: id, client: self, events: events, subprotocol: subprotocol)
   }
 
   /// The number of this client's connections that are open or opening. Any thread.
   public var connectionCount: Int {
-    lock.withLock { openIDs.count }
+    connections.withLock { $0.openIDs.count }
   }
 
   /// Refuses new connects, closes every open connection of this client with 1001, and
   /// waits up to `gracePeriod` for the closing handshakes. Any task; idempotent.
   public func shutdown(gracePeriod: Duration = .seconds(2)) async {
-    let ids = lock.withLock {
-      stopping = true
-      return openIDs
+    let ids = connections.withLock {
+      $0.stopping = true
+      return $0.openIDs
     }
-    for id in ids { _ = engine.core.close(id, code: 1001, reason: "client shutting down") }
+    for id in ids { _ = engine.close(id, code: 1001, reason: "client shutting down") }
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await self.waitUntilDrained() }
       group.addTask { try? await Task.sleep(for: gracePeriod) }
@@ -100,18 +112,18 @@ public final class WebSocketClient: @unchecked Sendable {
   /// Called when one of this client's connections has ended (or failed to open).
   /// Service thread, or the connecting task.
   func connectionEnded(_ id: UInt64) {
-    let drained = lock.withLock {
-      openIDs.remove(id)
-      return openIDs.isEmpty
+    let drained = connections.withLock {
+      $0.openIDs.remove(id)
+      return $0.openIDs.isEmpty
     }
     if drained { resumeDrainWaiters() }
   }
 
   private func waitUntilDrained() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let drained = lock.withLock {
-        if openIDs.isEmpty { return true }
-        drainWaiters.append(continuation)
+      let drained = connections.withLock {
+        if $0.openIDs.isEmpty { return true }
+        $0.drainWaiters.append(continuation)
         return false
       }
       if drained { continuation.resume() }
@@ -119,10 +131,40 @@ public final class WebSocketClient: @unchecked Sendable {
   }
 
   private func resumeDrainWaiters() {
-    let waiters = lock.withLock {
-      defer { drainWaiters = [] }
-      return drainWaiters
+    let waiters = connections.withLock { connections in
+      defer { connections.drainWaiters = [] }
+      return connections.drainWaiters
     }
     for waiter in waiters { waiter.resume() }
+  }
+}
+
+/// What the client engine tells one connection, turned into its ``WebSocketEvent``s and
+/// the answer of its `connect`. Service thread.
+private struct ConnectionEvents: ClientConnectionEvents {
+  let id: UInt64
+  let client: WebSocketClient
+  let events: AsyncStream<WebSocketEvent>.Continuation
+  /// Resumed once: by ``opened(subprotocol:)`` or ``failed(_:)``.
+  let opened: CheckedContinuation<String?, any Error>
+
+  func opened(subprotocol: String?) {
+    opened.resume(returning: subprotocol)
+  }
+
+  func failed(_ reason: String) {
+    opened.resume(throwing: WebSocketClientError.connectionFailed(reason))
+    events.finish()
+    client.connectionEnded(id)
+  }
+
+  func received(_ message: [UInt8], binary: Bool) {
+    events.yield(binary ? .binary(message) : .text(message))
+  }
+
+  func closed(code: UInt16, reason: String) {
+    events.yield(.closed(code: code, reason: reason))
+    events.finish()
+    client.connectionEnded(id)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StatecastTransport
 
 /// One open WebSocket of a ``WebSocketClient``: send messages, read ``events``, close.
 ///
@@ -16,24 +17,17 @@ public final class WebSocketConnection: Sendable {
   /// Buffered without limit: read it, or the connection's messages pile up in memory.
   public let events: AsyncStream<WebSocketEvent>
 
+  /// The subprotocol the server chose, or `nil` if it named none.
+  public let subprotocol: String?
+
   let id: UInt64
   let client: WebSocketClient
-  let eventContinuation: AsyncStream<WebSocketEvent>.Continuation
-  private let negotiated = NegotiatedSubprotocol()
 
-  init(id: UInt64, client: WebSocketClient) {
+  init(id: UInt64, client: WebSocketClient, events: AsyncStream<WebSocketEvent>, subprotocol: String?) {
     self.id = id
     self.client = client
-    (events, eventContinuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
-  }
-
-  /// The subprotocol the server chose, or `nil` if it named none.
-  public var subprotocol: String? {
-    negotiated.value
-  }
-
-  func setSubprotocol(_ value: String?) {
-    negotiated.value = value
+    self.events = events
+    self.subprotocol = subprotocol
   }
 
   /// Sends a text message. Returns `false` if the connection is closed or closing.
@@ -58,25 +52,12 @@ public final class WebSocketConnection: Sendable {
   /// the others are continuations, the last has FIN set.
   @discardableResult
   public func send(fragments: [[UInt8]], binary: Bool = false) -> Bool {
-    client.engine.core.send(ClientFrame.message(fragments, binary: binary), on: id)
+    client.engine.send(fragments: fragments, binary: binary, on: id)
   }
 
   /// Closes with `code` and `reason` after the queued messages; ``events`` then ends
   /// with `.closed`. Does nothing if already closing.
   public func close(code: UInt16 = 1000, reason: String = "") {
-    _ = client.engine.core.close(id, code: code, reason: reason)
-  }
-}
-
-/// The subprotocol the server accepted, written once by the service thread before the
-/// connection is handed out, readable from any thread.
-private final class NegotiatedSubprotocol: @unchecked Sendable {
-  // Sendable: `stored` is guarded by `lock`.
-  private let lock = NSLock()
-  private var stored: String?
-
-  var value: String? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
+    _ = client.engine.close(id, code: code, reason: reason)
   }
 }

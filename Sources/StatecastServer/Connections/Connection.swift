@@ -23,6 +23,8 @@ import StatecastJSON
 /// `lock` (the service thread and the drain task touch them too); everything below
 /// them belongs to the message loop alone.
 final class Connection: @unchecked Sendable {
+  // Sendable: the locked fields are guarded by `lock`; the message loop's own fields are
+  // not locked, because only the loop (`run()`, one task) touches them.
   enum Inbound: Sendable {
     case message([UInt8])
     case tooLarge
@@ -56,6 +58,8 @@ final class Connection: @unchecked Sendable {
   /// Renders pages for live navigation; `nil` when the server renders no pages.
   private let pages: PageService?
   private let uploads: UploadRegistry?
+  /// Counts every reply; `nil` counts nothing.
+  private let metrics: ServerMetrics?
   private let inbox: AsyncStream<Inbound>.Continuation
   private let messages: AsyncStream<Inbound>
 
@@ -77,9 +81,10 @@ final class Connection: @unchecked Sendable {
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
     sessions: SessionRegistry, topics: TopicRegistry, uploads: UploadRegistry? = nil, address: String = "",
-    pages: PageService? = nil
+    pages: PageService? = nil, metrics: ServerMetrics? = nil
   ) {
     self.uploads = uploads
+    self.metrics = metrics
     self.id = id
     self.pages = pages
     self.address = address
@@ -134,6 +139,7 @@ final class Connection: @unchecked Sendable {
         guard !isClosing else { continue }
         let error = ProtocolError(.tooLarge, "the message is over \(configuration.maxMessageSize) bytes")
         send(ServerMessage.error(ref: nil, error), topic: nil)
+        metrics?.replied(error.code, action: nil, since: .now)
         closeSocket(code: 1009, reason: "message too large")
       }
     }
@@ -149,6 +155,7 @@ final class Connection: @unchecked Sendable {
     let isFirst = !hasReceived
     hasReceived = true
     let (ref, parsed) = ClientMessage.parse(bytes, maxDepth: configuration.maxMessageDepth)
+    let started = metrics == nil ? nil : ContinuousClock.now
     do throws(ProtocolError) {
       let message = try parsed.get()
       let extra: [(String, JSON)]
@@ -158,9 +165,22 @@ final class Connection: @unchecked Sendable {
         extra = try await handleInOwnTask(message, isFirst: isFirst)
       }
       send(ServerMessage.ok(ref: ref, extra), topic: message.topic)
+      if let started { count(message, nil, since: started) }
     } catch {
-      fail(ref, error, topic: (try? parsed.get())?.topic)
+      let message = try? parsed.get()
+      if let started { count(message, error.code, since: started) }
+      fail(ref, error, topic: message?.topic)
     }
+  }
+
+  /// Counts the reply to `message` for `/metrics`; an action on a joined topic also by
+  /// its route and outcome.
+  private func count(
+    _ message: ClientMessage?, _ error: ProtocolError.Code?, since started: ContinuousClock.Instant
+  ) {
+    var route: String?
+    if case .action(let topic, _, _) = message, error != .notJoined { route = topics.routePattern(of: topic) }
+    metrics?.replied(error, action: route, since: started)
   }
 
   /// ``handle(_:isFirst:)`` in a task of its own, awaited, for every message but

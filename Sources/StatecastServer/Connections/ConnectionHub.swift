@@ -1,5 +1,6 @@
 import Foundation
 import Statecast
+import StatecastTransport
 
 /// The transport's handler: gives each socket a ``Connection`` with a fresh session, and
 /// hands it what the socket receives.
@@ -7,21 +8,20 @@ import Statecast
 /// The transport calls the `transport…` methods on its service thread; they only
 /// update the table and hand work to tasks, never run app code or encode anything.
 ///
-/// Thread safety: `connections` is guarded by `lock`, which is never held while calling
-/// out.
-final class ConnectionHub: TransportHandler, @unchecked Sendable {
+/// Thread safety: `connections` is locked, and the lock is never held while calling out.
+final class ConnectionHub: TransportHandler, Sendable {
   private let configuration: ServerConfiguration
   private let sink: any FrameSink
   private let sessions: SessionRegistry
   private let topics: TopicRegistry
   private let uploads: UploadRegistry?
-  /// Counts replies and client messages for `/metrics`; `nil` counts nothing.
+  /// Counts client messages (and, through each connection, replies) for `/metrics`;
+  /// `nil` counts nothing.
   private let metrics: ServerMetrics?
   /// Renders pages for live navigation (`navigate`); `nil` when pages are not rendered.
   private let pages: PageService?
 
-  private let lock = NSLock()
-  private var connections: [ConnectionID: Connection] = [:]
+  private let connections = Locked([ConnectionID: Connection]())
 
   init(
     configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry,
@@ -50,11 +50,10 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   /// fresh session for the viewer the authenticator named (a guest otherwise) and `hello`.
   func transportOpened(_ id: ConnectionID, identity: (any Sendable)?, address: String) {
     let session = sessions.open(on: id, viewer: identity as? Viewer ?? .guest())
-    let replies: any FrameSink = metrics.map { CountingSink(base: sink, metrics: $0) } ?? sink
     let connection = Connection(
-      id: id, session: session, configuration: configuration, sink: replies, sessions: sessions,
-      topics: topics, uploads: uploads, address: address, pages: pages)
-    lock.withLock { connections[id] = connection }
+      id: id, session: session, configuration: configuration, sink: sink, sessions: sessions,
+      topics: topics, uploads: uploads, address: address, pages: pages, metrics: metrics)
+    connections.withLock { $0[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
     Task {
       await connection.run()
@@ -66,13 +65,13 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
   /// Service thread.
   func transportReceived(_ id: ConnectionID, message: [UInt8]) {
     metrics?.received(message)
-    lock.withLock { connections[id] }?.receive(.message(message))
+    connections.withLock { $0[id] }?.receive(.message(message))
   }
 
   /// Service thread: a binary message is a chunk of an upload the socket's session
   /// announced, or refused (the transport closes the socket with 1003).
   func transportReceived(_ id: ConnectionID, binary message: [UInt8]) -> Bool {
-    guard let uploads, let connection = lock.withLock({ connections[id] }) else { return false }
+    guard let uploads, let connection = connections.withLock({ $0[id] }) else { return false }
     let session = connection.session
     // A socket whose session was resumed elsewhere is being closed with 4000.
     guard session.currentConnection == id else { return true }
@@ -81,14 +80,14 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 
   /// Service thread.
   func transportRejectedTooLarge(_ id: ConnectionID) {
-    lock.withLock { connections[id] }?.receive(.tooLarge)
+    connections.withLock { $0[id] }?.receive(.tooLarge)
   }
 
   /// Service thread: a congested socket drained. Topics that skipped patches queue a
   /// snapshot, then the replies held behind them go out; from a task, since serializing
   /// a snapshot is not the service thread's work.
   func transportDrained(_ id: ConnectionID) {
-    guard let connection = lock.withLock({ connections[id] }) else { return }
+    guard let connection = connections.withLock({ $0[id] }) else { return }
     let topics = self.topics
     Task {
       topics.resync(connection.session.id)
@@ -98,12 +97,12 @@ final class ConnectionHub: TransportHandler, @unchecked Sendable {
 
   /// Service thread: the socket is gone. Its loop ends after queued messages.
   func transportClosed(_ id: ConnectionID) {
-    lock.withLock { connections.removeValue(forKey: id) }?.finish()
+    connections.withLock { $0.removeValue(forKey: id) }?.finish()
   }
 
   /// Ends every message loop (the server is stopping; the sockets are closed).
   func finishAll() {
-    let all = lock.withLock {
+    let all = connections.withLock { connections in
       defer { connections = [:] }
       return Array(connections.values)
     }

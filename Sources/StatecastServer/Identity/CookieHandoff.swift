@@ -20,9 +20,7 @@ import StatecastTransport
 /// state.ticket = handoff.ticket(name: "sid", value: signed, maxAge: .seconds(86_400), secure: false)
 /// // In the page: fetch("/statecast/cookie", {method: "POST", headers: {"X-Statecast-Ticket": ticket}})
 /// ```
-public final class CookieHandoff: @unchecked Sendable {
-  // Sendable: `tickets` is guarded by `lock` (an NSLock, not a `Mutex`: claims run on
-  // the transport's service thread, where ThreadSanitizer misreads `Mutex`).
+public final class CookieHandoff: Sendable {
 
   /// Where the page posts its ticket.
   public static let path = "/statecast/cookie"
@@ -38,9 +36,9 @@ public final class CookieHandoff: @unchecked Sendable {
     var expires: ContinuousClock.Instant
   }
 
-  private let lock = NSLock()
-  /// Tickets not yet claimed, by ticket.
-  private var tickets: [String: Waiting] = [:]
+  /// Tickets not yet claimed, by ticket. A ``Locked`` (an NSLock, not a `Mutex`: claims
+  /// run on the transport's service thread, where ThreadSanitizer misreads `Mutex`).
+  private let tickets = Locked([String: Waiting]())
 
   public init() {}
 
@@ -53,7 +51,7 @@ public final class CookieHandoff: @unchecked Sendable {
     var setCookie = "\(name)=\(value); Path=/; Max-Age=\(maxAge.components.seconds); HttpOnly; SameSite=Lax"
     if secure { setCookie += "; Secure" }
     let now = ContinuousClock.now
-    lock.withLock {
+    tickets.withLock { tickets in
       tickets = tickets.filter { $0.value.expires > now }
       if tickets.count >= Self.maxWaiting,
         let oldest = tickets.min(by: { $0.value.expires < $1.value.expires })
@@ -72,7 +70,7 @@ public final class CookieHandoff: @unchecked Sendable {
       return PostAnswer(status: 400, headers: [])
     }
     let now = ContinuousClock.now
-    let claimed = lock.withLock { tickets.removeValue(forKey: ticket) }
+    let claimed = tickets.withLock { $0.removeValue(forKey: ticket) }
     guard let claimed, claimed.expires > now else { return PostAnswer(status: 403, headers: []) }
     return PostAnswer(status: 204, headers: ["Set-Cookie: \(claimed.setCookie)"])
   }

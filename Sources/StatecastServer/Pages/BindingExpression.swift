@@ -1,5 +1,6 @@
 import Foundation
 import StatecastJSON
+import StatecastTransport
 
 /// The expression language of `data-sc-*` bindings, as the browser runtime reads it
 /// (`Runtime/statecast/expression.js`): a path, optionally negated or compared with a
@@ -63,9 +64,9 @@ struct BindingExpression: Sendable {
   /// Parses `source` once: a page's bindings are the same at every render, so each is
   /// parsed at its first and read from here after (at most ``cacheLimit`` kept).
   static func cached(_ source: String) -> BindingExpression? {
-    if let hit = cacheLock.withLock({ cache[source] }) { return hit }
+    if let hit = cache.withLock({ $0[source] }) { return hit }
     let parsed = BindingExpression(source)
-    cacheLock.withLock {
+    cache.withLock { cache in
       if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
       cache[source] = .some(parsed)
     }
@@ -73,10 +74,9 @@ struct BindingExpression: Sendable {
   }
 
   private static let cacheLimit = 4_096
-  /// Guarded by `cacheLock`: an `NSLock`, not `Mutex`, whose `withLock` ThreadSanitizer
-  /// reports as racing on this toolchain.
-  nonisolated(unsafe) private static var cache: [String: BindingExpression?] = [:]
-  private static let cacheLock = NSLock()
+  /// A ``Locked`` (an `NSLock`, not `Mutex`, whose `withLock` ThreadSanitizer reports as
+  /// racing on this toolchain).
+  private static let cache = Locked([String: BindingExpression?]())
 
   /// The first comparison operator, as the runtime's `/^(.*?)\s*(==|!=|>=|<=|>|<)\s*(.*)$/`
   /// finds it: the leftmost position where one starts, the two-character ones first.

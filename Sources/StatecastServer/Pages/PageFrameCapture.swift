@@ -1,5 +1,6 @@
 import Foundation
 import StatecastJSON
+import StatecastTransport
 import Synchronization
 
 /// The frame sink in front of the transport that lets a page's request join topics
@@ -12,13 +13,15 @@ import Synchronization
 /// socket is *tapped*, its snapshots kept here too (and sent as usual), so that the
 /// page is rendered with the states the socket received.
 ///
-/// Thread safety: `snapshots` is guarded by `lock`; any thread may send.
-final class PageFrameCapture: FrameSink, @unchecked Sendable {
+/// Thread safety: the kept snapshots are locked; any thread may send.
+final class PageFrameCapture: FrameSink, Sendable {
   private let base: any FrameSink
-  private let lock = NSLock()
-  /// Page connection → topic → the last snapshot queued to it.
-  private var snapshots: [ConnectionID: [String: RenderedTopic]] = [:]
-  private var nextSlot: UInt32 = 0
+  private struct Kept: Sendable {
+    /// Page connection → topic → the last snapshot queued to it.
+    var snapshots: [ConnectionID: [String: RenderedTopic]] = [:]
+    var nextSlot: UInt32 = 0
+  }
+  private let kept = Locked(Kept())
   /// How many sockets are tapped: frames to sockets take the lock only while one is.
   private let tapped = Atomic<Int>(0)
 
@@ -33,28 +36,28 @@ final class PageFrameCapture: FrameSink, @unchecked Sendable {
 
   /// A page connection, ready to keep its snapshots.
   func openPageConnection() -> ConnectionID {
-    lock.withLock {
-      nextSlot &+= 1
-      let id = ConnectionID(slot: nextSlot, generation: Self.pageGeneration)
-      snapshots[id] = [:]
+    kept.withLock { kept in
+      kept.nextSlot &+= 1
+      let id = ConnectionID(slot: kept.nextSlot, generation: Self.pageGeneration)
+      kept.snapshots[id] = [:]
       return id
     }
   }
 
   /// The snapshots queued to `connection`, by topic; the page connection is closed.
   func closePageConnection(_ connection: ConnectionID) -> [String: RenderedTopic] {
-    lock.withLock { snapshots.removeValue(forKey: connection) ?? [:] }
+    kept.withLock { $0.snapshots.removeValue(forKey: connection) ?? [:] }
   }
 
   /// The snapshot queued to the page connection for `topic`, if one came yet.
   func snapshot(_ topic: String, on connection: ConnectionID) -> RenderedTopic? {
-    lock.withLock { snapshots[connection]?[topic] }
+    kept.withLock { $0.snapshots[connection]?[topic] }
   }
 
   /// Keeps the snapshots queued to the socket `connection` from now on (it must be
   /// untapped by the same caller).
   func tap(_ connection: ConnectionID) {
-    lock.withLock { snapshots[connection] = [:] }
+    kept.withLock { $0.snapshots[connection] = [:] }
     tapped.add(1, ordering: .sequentiallyConsistent)
   }
 
@@ -66,7 +69,7 @@ final class PageFrameCapture: FrameSink, @unchecked Sendable {
 
   func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome {
     guard connection.generation == Self.pageGeneration else {
-      if tapped.load(ordering: .relaxed) > 0, lock.withLock({ snapshots[connection] != nil }) {
+      if tapped.load(ordering: .relaxed) > 0, kept.withLock({ $0.snapshots[connection] != nil }) {
         keep(frame, connection)
       }
       return base.send(frame, to: connection)
@@ -81,9 +84,9 @@ final class PageFrameCapture: FrameSink, @unchecked Sendable {
       let topic = message["topic"]?.stringValue, let revision = message["rev"]?.int64Value,
       let state = message["state"]
     else { return }
-    lock.withLock {
-      if snapshots[connection] != nil {
-        snapshots[connection]?[topic] = RenderedTopic(revision: Int(revision), state: state)
+    kept.withLock { kept in
+      if kept.snapshots[connection] != nil {
+        kept.snapshots[connection]?[topic] = RenderedTopic(revision: Int(revision), state: state)
       }
     }
   }

@@ -1,7 +1,7 @@
 import Foundation
 import Statecast
 import StatecastJSON
-import Synchronization
+import StatecastTransport
 
 /// Opens the session of a page's `GET`: the tab's session, its topics joined as its
 /// socket would join them, their snapshots kept to render the page with.
@@ -20,7 +20,7 @@ final class PageSessions: Sendable {
   private let grace: Duration
   private let maxWaiting: Int
   /// When each page session kept for its socket stops waiting, oldest first.
-  private let waiting = Mutex<[ContinuousClock.Instant]>([])
+  private let waiting = Locked<[ContinuousClock.Instant]>([])
 
   init(
     sessions: SessionRegistry, topics: TopicRegistry, capture: PageFrameCapture, grace: Duration,

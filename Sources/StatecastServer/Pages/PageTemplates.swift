@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StatecastTransport
 
 /// The public directory's page templates, each parsed once (``HTMLTemplateParser``) at
 /// its first request and kept; in development (``ServerConfiguration/reloadsPageTemplates``)
@@ -13,7 +13,7 @@ final class PageTemplates: Sendable {
   }
 
   private let reloads: Bool
-  private let cache = Mutex<[String: Template]>([:])
+  private let cache = Locked<[String: Template]>([:])
 
   init(reloads: Bool) {
     self.reloads = reloads

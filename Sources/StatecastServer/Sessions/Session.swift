@@ -1,5 +1,6 @@
 import Foundation
 import Statecast
+import StatecastTransport
 
 /// One browser tab's server-side identity: its id and the socket it is on now (none
 /// while it waits for a reconnect).
@@ -9,54 +10,56 @@ import Statecast
 /// every topic as it left them. Which topics it has joined is the ``TopicRegistry``'s
 /// to know; when it expires is the ``SessionRegistry``'s.
 ///
-/// Thread safety: every property below `lock` is guarded by it.
-final class Session: @unchecked Sendable {
+/// Thread safety: the socket and the pending expiry are locked together.
+final class Session: Sendable {
   let id: String
   /// Who the session belongs to: only a socket authenticated as the same viewer may
   /// resume it.
   let viewer: Viewer
 
-  private let lock = NSLock()
-  private var connection: ConnectionID?
-  private var expiry: Task<Void, Never>?
+  private struct Socket: Sendable {
+    var connection: ConnectionID?
+    var expiry: Task<Void, Never>?
+  }
+  private let socket: Locked<Socket>
 
   init(id: String = SessionID.make(), viewer: Viewer, connection: ConnectionID) {
     self.id = id
     self.viewer = viewer
-    self.connection = connection
+    self.socket = Locked(Socket(connection: connection))
   }
 
-  var currentConnection: ConnectionID? { lock.withLock { connection } }
+  var currentConnection: ConnectionID? { socket.withLock { $0.connection } }
 
   /// Moves the session to `connection`, cancelling a pending expiry. Returns the socket
   /// it was on, if any, so that the caller can close it.
   func moveTo(_ newConnection: ConnectionID) -> ConnectionID? {
-    lock.withLock {
-      expiry?.cancel()
-      expiry = nil
-      defer { connection = newConnection }
-      return connection == newConnection ? nil : connection
+    socket.withLock { socket in
+      socket.expiry?.cancel()
+      socket.expiry = nil
+      defer { socket.connection = newConnection }
+      return socket.connection == newConnection ? nil : socket.connection
     }
   }
 
   /// Marks the session disconnected if it is still on `old`; returns whether it was.
   func disconnect(from old: ConnectionID, expiry makeExpiry: () -> Task<Void, Never>) -> Bool {
-    lock.withLock {
-      guard connection == old else { return false }
-      connection = nil
-      expiry = makeExpiry()
+    socket.withLock { socket in
+      guard socket.connection == old else { return false }
+      socket.connection = nil
+      socket.expiry = makeExpiry()
       return true
     }
   }
 
   /// Cancels a pending expiry (the server is stopping and closes everything itself).
   func cancelExpiry() {
-    lock.withLock {
-      expiry?.cancel()
-      expiry = nil
+    socket.withLock { socket in
+      socket.expiry?.cancel()
+      socket.expiry = nil
     }
   }
 
   /// Whether the session is (still) without a socket: checked when the grace period ends.
-  var isDisconnected: Bool { lock.withLock { connection == nil } }
+  var isDisconnected: Bool { socket.withLock { $0.connection == nil } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StatecastTransport
 
 /// The idempotency keys of a topic's applied actions: a retried action whose key is
 /// here is answered `ok` without being applied again.
@@ -13,7 +14,7 @@ import Foundation
 /// action once.
 ///
 /// Bounded: the latest `capacity` keys are kept, oldest forgotten first.
-final class AppliedKeys: @unchecked Sendable {
+final class AppliedKeys: Sendable {
   /// How many keys a shared topic remembers: those of every member, more than are sent
   /// within any sensible retry window at the server's allowance (a storage journal
   /// keeps ``JournalEntry/keptKeyRevisions`` revisions' worth).
@@ -25,22 +26,35 @@ final class AppliedKeys: @unchecked Sendable {
   /// The longest key accepted: 64 characters of `[A-Za-z0-9_-]` (the runtime sends 22).
   static let maxKeyLength = 64
 
-  private let lock = NSLock()
-  private var applied: Set<String>
-  private var order: [String]
-  private var oldest = 0
-  private let capacity: Int
-  /// Keys whose first attempt is still in flight → the later attempts waiting for it.
-  private var inFlight: [String: [CheckedContinuation<Bool, Never>]] = [:]
+  /// The keys remembered, oldest forgotten first, and the attempts in flight.
+  private struct Keys: Sendable {
+    var applied: Set<String>
+    var order: [String]
+    var oldest = 0
+    let capacity: Int
+    /// Keys whose first attempt is still in flight → the later attempts waiting for it.
+    var inFlight: [String: [CheckedContinuation<Bool, Never>]] = [:]
+
+    /// Adds `key`, forgetting the oldest once over capacity.
+    mutating func remember(_ key: String) {
+      guard applied.insert(key).inserted else { return }
+      if order.count < capacity {
+        order.append(key)
+      } else {
+        applied.remove(order[oldest])
+        order[oldest] = key
+        oldest = (oldest + 1) % capacity
+      }
+    }
+  }
+  private let keys: Locked<Keys>
 
   /// - Parameters:
   ///   - restored: keys applied before (a durable room's journal), oldest first.
   ///   - capacity: how many keys to remember.
   init(restored: [String] = [], capacity: Int = sharedCapacity) {
-    self.capacity = capacity
     let kept = restored.suffix(capacity)
-    applied = Set(kept)
-    order = Array(kept)
+    keys = Locked(Keys(applied: Set(kept), order: Array(kept), capacity: capacity))
   }
 
   /// Why `key` cannot be an idempotency key, or `nil` if it can.
@@ -76,9 +90,9 @@ final class AppliedKeys: @unchecked Sendable {
         return
       case .inFlight:
         let firstApplied = await withCheckedContinuation { continuation in
-          let waiting = lock.withLock { () -> Bool in
-            guard inFlight[key] != nil else { return false }
-            inFlight[key]!.append(continuation)
+          let waiting = keys.withLock { keys -> Bool in
+            guard keys.inFlight[key] != nil else { return false }
+            keys.inFlight[key]!.append(continuation)
             return true
           }
           // The first attempt ended between `claim` and here: look again.
@@ -91,37 +105,25 @@ final class AppliedKeys: @unchecked Sendable {
 
   /// Whether `key` is remembered as applied.
   func contains(_ key: String) -> Bool {
-    lock.withLock { applied.contains(key) }
+    keys.withLock { $0.applied.contains(key) }
   }
 
   private enum Claim { case applied, claimed, inFlight }
 
   private func claim(_ key: String) -> Claim {
-    lock.withLock {
-      if applied.contains(key) { return .applied }
-      if inFlight[key] != nil { return .inFlight }
-      inFlight[key] = []
+    keys.withLock { keys in
+      if keys.applied.contains(key) { return .applied }
+      if keys.inFlight[key] != nil { return .inFlight }
+      keys.inFlight[key] = []
       return .claimed
     }
   }
 
   private func finish(_ key: String, applied wasApplied: Bool) {
-    let waiters = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
-      if wasApplied { remember(key) }
-      return inFlight.removeValue(forKey: key) ?? []
+    let waiters = keys.withLock { keys -> [CheckedContinuation<Bool, Never>] in
+      if wasApplied { keys.remember(key) }
+      return keys.inFlight.removeValue(forKey: key) ?? []
     }
     for waiter in waiters { waiter.resume(returning: wasApplied) }
-  }
-
-  /// Adds `key`, forgetting the oldest once over capacity. Called under `lock`.
-  private func remember(_ key: String) {
-    guard applied.insert(key).inserted else { return }
-    if order.count < capacity {
-      order.append(key)
-    } else {
-      applied.remove(order[oldest])
-      order[oldest] = key
-      oldest = (oldest + 1) % capacity
-    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StatecastTransport
 
 /// How many new durable rooms one viewer, and one peer address, may create within a
 /// window: a room is created by the first change anyone makes to it, and that change is
@@ -11,16 +12,17 @@ import Foundation
 ///
 ///     let quota = NewRoomQuota(perViewer: 50, perAddress: 500, window: .seconds(3_600))
 ///     quota.admit(viewer: "v-ada", address: "192.0.2.7")   // true, until 50 in the hour
-final class NewRoomQuota: @unchecked Sendable {
-  // Sendable: the tables are guarded by `lock`.
+final class NewRoomQuota: Sendable {
   private let perViewer: Int
   private let perAddress: Int
   private let window: Duration
-  private let lock = NSLock()
-  /// When each key created its rooms within the window, oldest first.
-  private var byViewer: [String: [ContinuousClock.Instant]] = [:]
-  private var byAddress: [String: [ContinuousClock.Instant]] = [:]
-  private var lastSweep = ContinuousClock.now
+  private struct Tables {
+    /// When each key created its rooms within the window, oldest first.
+    var byViewer: [String: [ContinuousClock.Instant]] = [:]
+    var byAddress: [String: [ContinuousClock.Instant]] = [:]
+    var lastSweep = ContinuousClock.now
+  }
+  private let tables = Locked(Tables())
 
   /// The answer to an action refused for the quota.
   static let refusal = ProtocolError(
@@ -36,21 +38,21 @@ final class NewRoomQuota: @unchecked Sendable {
   /// `false` (counting nothing) when either is at its quota. An empty address (not
   /// known) is counted per viewer only.
   func admit(viewer: String, address: String, now: ContinuousClock.Instant = .now) -> Bool {
-    lock.withLock {
+    tables.withLock { tables in
       let since = now - window
-      if now - lastSweep >= window {
-        lastSweep = now
-        byViewer = byViewer.filter { $0.value.last.map { $0 > since } ?? false }
-        byAddress = byAddress.filter { $0.value.last.map { $0 > since } ?? false }
+      if now - tables.lastSweep >= window {
+        tables.lastSweep = now
+        tables.byViewer = tables.byViewer.filter { $0.value.last.map { $0 > since } ?? false }
+        tables.byAddress = tables.byAddress.filter { $0.value.last.map { $0 > since } ?? false }
       }
-      byViewer[viewer, default: []].removeAll { $0 <= since }
-      guard byViewer[viewer]!.count < perViewer else { return false }
+      tables.byViewer[viewer, default: []].removeAll { $0 <= since }
+      guard tables.byViewer[viewer]!.count < perViewer else { return false }
       if !address.isEmpty {
-        byAddress[address, default: []].removeAll { $0 <= since }
-        guard byAddress[address]!.count < perAddress else { return false }
-        byAddress[address]!.append(now)
+        tables.byAddress[address, default: []].removeAll { $0 <= since }
+        guard tables.byAddress[address]!.count < perAddress else { return false }
+        tables.byAddress[address]!.append(now)
       }
-      byViewer[viewer]!.append(now)
+      tables.byViewer[viewer]!.append(now)
       return true
     }
   }

@@ -16,6 +16,7 @@ import StatecastStorage
 /// across an `await`; topic hosts never call back into the registry, so taking a host's
 /// lock under this one cannot deadlock.
 final class TopicRegistry: @unchecked Sendable {
+  // Sendable: every mutable table is guarded by `lock` (see above).
   /// A shared topic: being made by its first join, or open.
   private enum Room {
     case opening(Task<any TopicHost, any Error>)
@@ -129,18 +130,7 @@ final class TopicRegistry: @unchecked Sendable {
       host.unclaimNewRoom()
       throw NewRoomQuota.refusal
     }
-    guard let metrics else {
-      return try await host.perform(action, key: key, from: session, creator: creator)
-    }
-    let started = ContinuousClock.now
-    let route = route(for: topic)?.0.pattern.description ?? topic
-    do {
-      try await host.perform(action, key: key, from: session, creator: creator)
-      metrics.actionFinished(route: route, outcome: "ok", duration: ContinuousClock.now - started)
-    } catch {
-      metrics.actionFinished(route: route, outcome: error.code.rawValue, duration: .zero)
-      throw error
-    }
+    try await host.perform(action, key: key, from: session, creator: creator)
   }
 
   /// `leave`: ends the session's membership; the last member of a topic closes it.
@@ -197,23 +187,9 @@ final class TopicRegistry: @unchecked Sendable {
 
   // MARK: Saved sessions
 
-  /// What the session has joined, as saved with it: each topic's name and params, and
-  /// the state of per-tab stores of durable routes.
-  func savedTopics(of session: String) -> [StoredTopic] {
-    let hosts = lock.withLock { joined[session] ?? [:] }
-    return hosts.sorted { $0.key < $1.key }.map { topic, host in
-      let saved = host.savedState()
-      return StoredTopic(
-        topic: topic, params: host.joinParams(of: session), state: saved?.state,
-        revision: Int64(saved?.revision ?? 0))
-    }
-  }
-
-  /// What ``savedTopics(of:)`` depends on, cheap to read: each joined topic's host and
-  /// its ``TopicHost/savedStateVersion()``. Equal marks mean equal saved topics.
-  func saveMarks(of session: String) -> [String: SaveMark] {
-    let hosts = lock.withLock { joined[session] ?? [:] }
-    return hosts.mapValues { SaveMark(host: ObjectIdentifier($0), version: $0.savedStateVersion()) }
+  /// The topics the session has joined, by name (what ``SessionSaver`` saves).
+  func joinedHosts(of session: String) -> [String: any TopicHost] {
+    lock.withLock { joined[session] ?? [:] }
   }
 
   // MARK: Shutdown
@@ -264,6 +240,11 @@ final class TopicRegistry: @unchecked Sendable {
 
   private func hosts(of session: String) -> [any TopicHost] {
     lock.withLock { joined[session].map { Array($0.values) } ?? [] }
+  }
+
+  /// The pattern of the route serving `topic` (`room/:id`), as `/metrics` labels actions.
+  func routePattern(of topic: String) -> String? {
+    route(for: topic)?.0.pattern.description
   }
 
   private func route(for topic: String) -> (TopicRoute, [String: String])? {
@@ -350,10 +331,4 @@ final class TopicRegistry: @unchecked Sendable {
       if case .open(let current) = rooms[host.topic], current === host { rooms[host.topic] = nil }
     }
   }
-}
-
-/// See ``TopicRegistry/saveMarks(of:)``.
-struct SaveMark: Equatable {
-  var host: ObjectIdentifier
-  var version: Int?
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Statecast
+import StatecastTransport
 
 /// One upload the server accepted: who started it, where its bytes go, and the queue of
 /// chunks its writer task writes in order.
 ///
-/// Thread safety: `progress` is guarded by the ``UploadRegistry``'s lock; the rest is
-/// immutable, and the queue's continuation is safe to use from any thread.
-final class Upload: @unchecked Sendable {
+/// Thread safety: `progress` is locked; the rest is immutable, and the queue's
+/// continuation is safe to use from any thread.
+final class Upload: Sendable {
   /// What the writer task does next, in order.
   enum Write: Sendable {
     /// Write these bytes (already checked against `progress`).
@@ -21,11 +22,13 @@ final class Upload: @unchecked Sendable {
   let topic: String
   let name: String
   let type: String
+  let size: Int
   let path: URL
   let target: TopicUploads
   let queue: AsyncStream<Write>.Continuation
-  /// Guarded by the registry's lock.
-  var progress: UploadProgress
+  /// Which chunk it takes next and when it is complete. Locked while a chunk is checked
+  /// and queued, so that the queue's order is the order of the offsets it accepted.
+  let progress: Locked<UploadProgress>
 
   init(
     id: String, session: Session, topic: String, name: String, type: String, size: Int, path: URL,
@@ -36,10 +39,11 @@ final class Upload: @unchecked Sendable {
     self.topic = topic
     self.name = name
     self.type = type
+    self.size = size
     self.path = path
     self.target = target
     self.queue = queue
-    self.progress = progress
+    self.progress = Locked(progress)
   }
 
   /// Where the upload's announcement is kept beside its bytes, so that it can be resumed
@@ -48,6 +52,6 @@ final class Upload: @unchecked Sendable {
 
   /// The file as the store receives it.
   func file(sha256: String) -> UploadedFile {
-    UploadedFile(id: id, name: name, size: progress.size, type: type, sha256: sha256, path: path.path)
+    UploadedFile(id: id, name: name, size: size, type: type, sha256: sha256, path: path.path)
   }
 }

@@ -13,9 +13,10 @@ import StatecastTransport
 /// each one, and the client keeps only a small window of chunks unacknowledged, so a
 /// slow disk slows the sender instead of filling memory (docs/PROTOCOL.md, "Uploads").
 ///
-/// Thread safety: `uploads` and every upload's progress are guarded by `lock`, which is
-/// never held across an `await` or a call out, except the non-blocking queue `yield`.
-final class UploadRegistry: @unchecked Sendable {
+/// Thread safety: `uploads` and every upload's progress are locked (the registry's lock
+/// may be held while an upload's is taken, never the other way round); neither is held
+/// across an `await` or a call out, except the non-blocking queue `yield`.
+final class UploadRegistry: Sendable {
   /// Chunks a client may have unacknowledged (told in every `upload` reply).
   static let window = 8
   /// Accepted chunks one upload may have waiting for the disk; beyond, chunks are refused.
@@ -32,9 +33,8 @@ final class UploadRegistry: @unchecked Sendable {
   private let keepsPartialUploads: Bool
   private let sink: any FrameSink
   private let logger: Logger
-  private let lock = NSLock()
-  private var uploads: [String: Upload] = [:]
-  private var directoryReady = false
+  private let uploads = Locked([String: Upload]())
+  private let directoryReady = Locked(false)
 
   init(directory: URL, keepsPartialUploads: Bool, maxMessageSize: Int, sink: any FrameSink, logger: Logger) {
     self.directory = directory
@@ -76,9 +76,9 @@ final class UploadRegistry: @unchecked Sendable {
     if size == 0 {
       queue.finish()
       let file = upload.file(sha256: SHA256Digest().finish())
-      lock.withLock { uploads[id] = upload }
+      uploads.withLock { $0[id] = upload }
       await target.deliver(file)
-      lock.withLock { upload.progress.finished() }
+      upload.progress.withLock { $0.finished() }
       return reply(upload, offset: 0) + [("sha256", .string(file.sha256))]
     }
     let record: JSON = .object([
@@ -88,7 +88,7 @@ final class UploadRegistry: @unchecked Sendable {
     _ = FileManager.default.createFile(
       atPath: upload.recordPath.path, contents: Data(record.serialized()),
       attributes: [.posixPermissions: 0o600])
-    lock.withLock { uploads[id] = upload }
+    uploads.withLock { $0[id] = upload }
     Task { await self.write(upload, writes, digest: SHA256Digest()) }
     return reply(upload, offset: 0)
   }
@@ -107,7 +107,7 @@ final class UploadRegistry: @unchecked Sendable {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       if case .terminated = upload.queue.yield(.barrier(continuation)) { continuation.resume() }
     }
-    let progress = lock.withLock { upload.progress }
+    let progress = upload.progress.withLock { $0 }
     guard progress.phase != .cancelled else { throw ProtocolError(.unknownUpload, "no upload \(id) here") }
     return reply(upload, offset: progress.written)
   }
@@ -115,11 +115,14 @@ final class UploadRegistry: @unchecked Sendable {
   /// Stops an upload and removes what it wrote; a finished one stays the store's.
   func cancel(_ id: String, session: Session) throws(ProtocolError) {
     let upload = try owned(id, by: session)
-    let cancelled = lock.withLock { () -> Bool in
-      guard upload.progress.phase == .receiving else { return false }
-      upload.progress.cancel()
-      uploads[id] = nil
-      return true
+    let cancelled = uploads.withLock { uploads -> Bool in
+      let cancelled = upload.progress.withLock { progress -> Bool in
+        guard progress.phase == .receiving else { return false }
+        progress.cancel()
+        return true
+      }
+      if cancelled { uploads[id] = nil }
+      return cancelled
     }
     if cancelled { upload.queue.finish() }
   }
@@ -152,7 +155,7 @@ final class UploadRegistry: @unchecked Sendable {
       target: target,
       progress: UploadProgress(size: Int(size), maxInFlight: Self.maxInFlight, written: written), queue: queue
     )
-    let existing = lock.withLock { () -> Upload? in
+    let existing = uploads.withLock { uploads -> Upload? in
       if let existing = uploads[id] { return existing }
       uploads[id] = upload
       return nil
@@ -169,14 +172,14 @@ final class UploadRegistry: @unchecked Sendable {
   /// a chunk of an upload this session announced (the socket is then closed with 1003).
   func receive(_ message: [UInt8], from session: Session) -> Bool {
     guard let chunk = UploadChunk(message) else { return false }
-    let outcome = lock.withLock { () -> (Upload, UploadProgress.Verdict, Int)? in
-      guard let upload = uploads[chunk.id], upload.session.id == session.id else { return nil }
-      let verdict = upload.progress.chunk(offset: chunk.offset, count: chunk.bytes.count)
-      if case .accept = verdict { upload.queue.yield(.chunk(chunk.bytes)) }
-      return (upload, verdict, upload.progress.received)
+    guard let upload = uploads.withLock({ $0[chunk.id] }), upload.session.id == session.id else {
+      return false
     }
-    guard let outcome else { return false }
-    let (upload, verdict, received) = outcome
+    let (verdict, received) = upload.progress.withLock { progress in
+      let verdict = progress.chunk(offset: chunk.offset, count: chunk.bytes.count)
+      if case .accept = verdict { upload.queue.yield(.chunk(chunk.bytes)) }
+      return (verdict, progress.received)
+    }
     if case .refuse(let why) = verdict {
       send(UploadMessage.error(upload.id, offset: received, code: "bad_chunk", message: why), for: upload)
     }
@@ -187,11 +190,11 @@ final class UploadRegistry: @unchecked Sendable {
 
   /// The session ended: its uploads stop and every file they wrote is removed.
   func sessionEnded(_ sessionID: String) {
-    let ended = lock.withLock { () -> [Upload] in
+    let ended = uploads.withLock { uploads -> [Upload] in
       let ended = uploads.values.filter { $0.session.id == sessionID }
       for upload in ended {
         uploads[upload.id] = nil
-        upload.progress.cancel()
+        upload.progress.withLock { $0.cancel() }
       }
       return ended
     }
@@ -204,11 +207,14 @@ final class UploadRegistry: @unchecked Sendable {
   /// The server stops: finished files are removed, and so are unfinished ones unless
   /// they are kept to be resumed after the restart.
   func removeAll() {
-    let all = lock.withLock { () -> [(Upload, keep: Bool)] in
+    let all = uploads.withLock { uploads -> [(Upload, keep: Bool)] in
       defer { uploads = [:] }
       return uploads.values.map { upload in
-        let keep = keepsPartialUploads && upload.progress.phase == .receiving
-        if !keep { upload.progress.cancel() }
+        let keep = upload.progress.withLock { progress in
+          let keep = keepsPartialUploads && progress.phase == .receiving
+          if !keep { progress.cancel() }
+          return keep
+        }
         return (upload, keep)
       }
     }
@@ -219,7 +225,7 @@ final class UploadRegistry: @unchecked Sendable {
   }
 
   /// How many uploads (in progress and finished) are in progress or kept.
-  var count: Int { lock.withLock { uploads.count } }
+  var count: Int { uploads.withLock { $0.count } }
 
   // MARK: Writing
 
@@ -229,7 +235,9 @@ final class UploadRegistry: @unchecked Sendable {
   private func write(_ upload: Upload, _ writes: AsyncStream<Upload.Write>, digest: SHA256Digest) async {
     var handle = FileHandle(forWritingAtPath: upload.path.path)
     _ = try? handle?.seekToEnd()
-    if lock.withLock({ upload.progress.phase == .finishing }) {  // complete on disk before a restart
+    // Complete on disk before a restart. (Not merely `finishing`: a fresh upload's chunks
+    // may all have arrived before this task starts, and are still to be written.)
+    if upload.progress.withLock({ $0.phase == .finishing && $0.written == $0.size }) {
       await finish(upload, digest: digest, handle: &handle)
     }
     for await write in writes {
@@ -245,9 +253,8 @@ final class UploadRegistry: @unchecked Sendable {
           continue
         }
         digest.update(bytes)
-        let (written, complete) = lock.withLock { () -> (Int, Bool) in
-          upload.progress.wrote(bytes.count)
-          let progress = upload.progress
+        let (written, complete) = upload.progress.withLock { progress -> (Int, Bool) in
+          progress.wrote(bytes.count)
           return (progress.written, progress.phase == .finishing && progress.written == progress.size)
         }
         send(UploadMessage.ack(upload.id, offset: written), for: upload)
@@ -255,7 +262,7 @@ final class UploadRegistry: @unchecked Sendable {
       }
     }
     try? handle?.close()
-    if lock.withLock({ upload.progress.phase == .cancelled }) { discard(upload) }
+    if upload.progress.withLock({ $0.phase == .cancelled }) { discard(upload) }
   }
 
   private func finish(_ upload: Upload, digest: SHA256Digest, handle: inout FileHandle?) async {
@@ -264,14 +271,14 @@ final class UploadRegistry: @unchecked Sendable {
     try? FileManager.default.removeItem(at: upload.recordPath)
     let file = upload.file(sha256: digest.finish())
     await upload.target.deliver(file)
-    lock.withLock { upload.progress.finished() }
+    upload.progress.withLock { $0.finished() }
     send(UploadMessage.done(upload.id, size: file.size, sha256: file.sha256), for: upload)
   }
 
   private func failed(_ upload: Upload, _ error: any Error) {
     logger.error("an upload could not be written", metadata: ["error": "\(error)"])
-    lock.withLock {
-      upload.progress.cancel()
+    uploads.withLock { uploads in
+      upload.progress.withLock { $0.cancel() }
       uploads[upload.id] = nil
     }
     upload.queue.finish()
@@ -290,21 +297,21 @@ final class UploadRegistry: @unchecked Sendable {
   }
 
   private func owned(_ id: String, by session: Session) throws(ProtocolError) -> Upload {
-    guard let upload = lock.withLock({ uploads[id] }), upload.session.id == session.id else {
+    guard let upload = uploads.withLock({ $0[id] }), upload.session.id == session.id else {
       throw ProtocolError(.unknownUpload, "no upload \(id) here")
     }
     return upload
   }
 
   private func usage(of session: String, on topic: String) -> (files: Int, bytes: Int) {
-    lock.withLock {
+    uploads.withLock { uploads in
       uploads.values.filter { $0.session.id == session && $0.topic == topic }
-        .reduce((0, 0)) { ($0.0 + 1, $0.1 + $1.progress.size) }
+        .reduce((0, 0)) { ($0.0 + 1, $0.1 + $1.size) }
     }
   }
 
   private func reply(_ upload: Upload, offset: Int) -> ReplyFields {
-    let phase = lock.withLock { upload.progress.phase }
+    let phase = upload.progress.withLock { $0.phase }
     return [
       ("upload", .string(upload.id)), ("offset", .int(Int64(offset))), ("chunk", .int(Int64(chunkSize))),
       ("window", .int(Int64(Self.window))), ("done", .bool(phase == .done)),
@@ -316,10 +323,10 @@ final class UploadRegistry: @unchecked Sendable {
   }
 
   private func prepareDirectory() throws {
-    guard !lock.withLock({ directoryReady }) else { return }
+    guard !directoryReady.withLock({ $0 }) else { return }
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    lock.withLock { directoryReady = true }
+    directoryReady.withLock { $0 = true }
   }
 }
 

@@ -26,7 +26,7 @@ package struct TransportStatistics: Sendable, Equatable {
 final class TransportCounters: Sendable {
   let framesOut = Atomic<Int>(0)
   let bytesOut = Atomic<Int>(0)
-  private let rare = Mutex(TransportStatistics())
+  private let rare = Locked(TransportStatistics())
 
   /// One frame of `bytes` payload bytes written. Service thread.
   func wrote(bytes: Int) {
@@ -76,7 +76,7 @@ package final class MetricsEndpoint: Sendable {
   /// The response's `Content-Type` (the Prometheus text format).
   package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
-  private let body = Mutex<[UInt8]>([])
+  private let body = Locked<[UInt8]>([])
   /// One element per scrape, after it was answered (at most one waiting: scrapes that
   /// arrive while the owner refreshes are coalesced).
   package let scrapes: AsyncStream<Void>

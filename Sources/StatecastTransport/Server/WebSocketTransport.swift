@@ -15,22 +15,21 @@ import Foundation
 ///     let port = try transport.start()
 ///     transport.send(OutboundFrame(text: "{\"op\":\"hello\"}"), to: id)   // any thread
 ///     await transport.shutdown()                                       // 1001 to everyone
-package final class WebSocketTransport: @unchecked Sendable {
-  // Sendable: `table` locks itself; `service` is confined to the service thread; the
-  // lifecycle fields are guarded by `lifecycleLock`; the rest is immutable.
+package final class WebSocketTransport: Sendable {
 
   /// The configuration the transport was created with.
   package let configuration: TransportConfiguration
 
   let table: ConnectionTable
-  let service: ServiceSide
+  /// The state only the service thread touches.
+  private let serviceState: ServiceThreadBound<ServiceSide>
   /// The thread that runs the event loop; service-thread-only code checks it in debug builds.
   package let serviceThread = ServiceThread()
   let originPolicy: OriginPolicy
   let hostPolicy: HostPolicy
   let counters = TransportCounters()
   /// The page requests being rendered (``TransportConfiguration/pageRoute``).
-  let pages = PendingPages()
+  let pages: PendingPages
   /// App page prefixes, longest first, each with its file's absolute path.
   let appPages: [(prefix: String, path: String)]
   private let publicDirectory: String?
@@ -38,13 +37,21 @@ package final class WebSocketTransport: @unchecked Sendable {
   let publicFileRule: PublicFileRule?
 
   private enum Phase { case idle, running, stopping, stopped }
-  private let lifecycleLock = NSLock()
-  private var phase = Phase.idle  // guarded by lifecycleLock
-  private var boundPort: Int?  // guarded by lifecycleLock
-  private var stopWaiters: [CheckedContinuation<Void, Never>] = []  // guarded by lifecycleLock
-  private var serving = false  // guarded by lifecycleLock: start completed, not draining
-  private var draining = false  // guarded by lifecycleLock: beginDraining or shutdown called
-  private var starting = false  // guarded by lifecycleLock: holdUntilReady, not yet markReady
+  private struct Lifecycle {
+    var phase = Phase.idle
+    var boundPort: Int?
+    var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Start completed, not draining.
+    var serving = false
+    /// ``beginDraining()`` or ``shutdown(gracePeriod:code:reason:)`` was called.
+    var draining = false
+    /// ``holdUntilReady()`` was called, ``markReady()`` not yet.
+    var starting = false
+  }
+  private let lifecycle = Locked(Lifecycle())
+
+  /// The state only the service thread touches. Service thread.
+  var service: ServiceSide { serviceState.value }
 
   /// Creates a transport; nothing listens until ``start()``.
   ///
@@ -57,7 +64,9 @@ package final class WebSocketTransport: @unchecked Sendable {
     table = ConnectionTable(
       highWatermark: configuration.outboundHighWatermark, hardLimit: configuration.outboundHardLimit,
       serviceThread: serviceThread)
-    service = ServiceSide(handler: handler, serviceThread: serviceThread)
+    serviceState = ServiceThreadBound(
+      ServiceSide(handler: handler, serviceThread: serviceThread), serviceThread: serviceThread)
+    pages = PendingPages(serviceThread: serviceThread)
     originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins, tls: configuration.tls != nil)
     hostPolicy = HostPolicy(
       allowedHosts: configuration.allowedHosts,
@@ -82,9 +91,9 @@ package final class WebSocketTransport: @unchecked Sendable {
   ///   bound, or the TLS files cannot be read.
   @discardableResult
   package func start() throws -> Int {
-    try lifecycleLock.withLock {
-      guard phase == .idle else { throw TransportError.alreadyStarted }
-      phase = .running
+    try lifecycle.withLock {
+      guard $0.phase == .idle else { throw TransportError.alreadyStarted }
+      $0.phase = .running
     }
     do {
       let configuration = try configuration.validated()
@@ -101,37 +110,39 @@ package final class WebSocketTransport: @unchecked Sendable {
       service.descriptorGuard = DescriptorGuard(limit: descriptors)
       let context = try ServerContext(
         configuration: configuration, publicDirectory: publicDirectory, callbacks: self)
-      table.attach(context.context)
-      lifecycleLock.withLock { boundPort = context.port }
+      table.attach(ContextWaker(context.context))
+      let port = context.port
+      lifecycle.withLock { $0.boundPort = port }
+      let handOver = ServiceThreadBound(context, serviceThread: serviceThread)
       let thread = Thread { [self] in
-        runServiceLoop(context)
+        runServiceLoop(handOver)
       }
       thread.name = "statecast-lws"
       thread.start()
-      lifecycleLock.withLock { serving = !draining }
-      return context.port
+      lifecycle.withLock { $0.serving = !$0.draining }
+      return port
     } catch {
-      lifecycleLock.withLock { phase = .idle }
+      lifecycle.withLock { $0.phase = .idle }
       throw error
     }
   }
 
   /// The port being served, once ``start()`` has succeeded.
   package var port: Int? {
-    lifecycleLock.withLock { boundPort }
+    lifecycle.withLock { $0.boundPort }
   }
 
   /// Whether `GET /readyz` answers 200: the transport has started and is not draining.
   /// Any thread.
   package var isReady: Bool {
-    lifecycleLock.withLock { serving && !draining && !starting }
+    lifecycle.withLock { $0.serving && !$0.draining && !$0.starting }
   }
 
   /// Whether the transport was told to wait (``holdUntilReady()``) and is not ready yet:
   /// it answers HTTP, but `/readyz` answers 503 and WebSocket upgrades are refused with
   /// HTTP 503. Any thread.
   package var isStarting: Bool {
-    lifecycleLock.withLock { starting }
+    lifecycle.withLock { $0.starting }
   }
 
   /// Makes the transport serve HTTP (`/healthz` answers 200: alive) but not take
@@ -139,28 +150,28 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// reachable yet, so that an orchestrator neither kills it nor routes clients to it.
   /// Any thread.
   package func holdUntilReady() {
-    lifecycleLock.withLock { starting = true }
+    lifecycle.withLock { $0.starting = true }
   }
 
   /// Ends ``holdUntilReady()``: `/readyz` answers 200 and upgrades are accepted. Any
   /// thread.
   package func markReady() {
-    lifecycleLock.withLock { starting = false }
+    lifecycle.withLock { $0.starting = false }
   }
 
   /// Whether new WebSocket upgrades are refused with 503 (``beginDraining()`` or
   /// ``shutdown(gracePeriod:code:reason:)`` was called). Any thread.
   package var isDraining: Bool {
-    lifecycleLock.withLock { draining }
+    lifecycle.withLock { $0.draining }
   }
 
   /// Starts draining: `GET /readyz` answers 503 from now on (so a load balancer stops
   /// sending new clients) and new WebSocket upgrades are refused with HTTP 503; open
   /// connections are left alone until ``shutdown(gracePeriod:code:reason:)``. Any thread.
   package func beginDraining() {
-    lifecycleLock.withLock {
-      draining = true
-      serving = false
+    lifecycle.withLock {
+      $0.draining = true
+      $0.serving = false
     }
   }
 
@@ -213,15 +224,15 @@ package final class WebSocketTransport: @unchecked Sendable {
   package func shutdown(
     gracePeriod: Duration = .seconds(5), code: UInt16 = 1001, reason: String = "server shutting down"
   ) async {
-    let beginsShutdown: Bool = lifecycleLock.withLock {
-      draining = true
-      serving = false
-      switch phase {
+    let beginsShutdown: Bool = lifecycle.withLock {
+      $0.draining = true
+      $0.serving = false
+      switch $0.phase {
       case .idle:
-        phase = .stopped
+        $0.phase = .stopped
         return false
       case .running:
-        phase = .stopping
+        $0.phase = .stopping
         return true
       case .stopping, .stopped:
         return false
@@ -247,9 +258,9 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// Returns once the service thread has destroyed the context. Any task.
   private func waitUntilStopped() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let stopped: Bool = lifecycleLock.withLock {
-        if phase == .stopped { return true }
-        stopWaiters.append(continuation)
+      let stopped: Bool = lifecycle.withLock {
+        if $0.phase == .stopped { return true }
+        $0.stopWaiters.append(continuation)
         return false
       }
       if stopped { continuation.resume() }
@@ -259,8 +270,9 @@ package final class WebSocketTransport: @unchecked Sendable {
   /// The service thread's whole life: serve until asked to stop (or until a draining
   /// shutdown has closed every connection), then destroy the context here, on the thread
   /// that ran it. Service thread.
-  private func runServiceLoop(_ context: ServerContext) {
+  private func runServiceLoop(_ handOver: ServiceThreadBound<ServerContext>) {
     serviceThread.enter()
+    let context = handOver.value
     while true {
       let state = table.loopState()
       if state.stop { break }
@@ -278,10 +290,10 @@ package final class WebSocketTransport: @unchecked Sendable {
     service.destroying = true
     context.destroy()
     service.handler = nil
-    let waiters: [CheckedContinuation<Void, Never>] = lifecycleLock.withLock {
-      phase = .stopped
-      defer { stopWaiters = [] }
-      return stopWaiters
+    let waiters: [CheckedContinuation<Void, Never>] = lifecycle.withLock { lifecycle in
+      lifecycle.phase = .stopped
+      defer { lifecycle.stopWaiters = [] }
+      return lifecycle.stopWaiters
     }
     for waiter in waiters { waiter.resume() }
   }

@@ -45,3 +45,5 @@ package struct FrameQueue<Frame> {
     head = 0
   }
 }
+
+extension FrameQueue: Sendable where Frame: Sendable {}

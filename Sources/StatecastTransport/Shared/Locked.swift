@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A value that several threads read and write, guarded by a lock.
 ///
@@ -12,15 +12,19 @@ import Foundation
 ///
 ///     let counts = Locked([String: Int]())
 ///     counts.withLock { $0["joins", default: 0] += 1 }
+///
+/// `withLock` is inlinable so that callers in other targets get it specialized for their
+/// value, as a class with its own lock would be.
 package final class Locked<Value> {
-  private let lock = NSLock()
-  private var value: Value
+  @usableFromInline let lock = NSLock()
+  @usableFromInline var value: Value
 
-  package init(_ value: Value) {
+  @inlinable package init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` with the value, holding the lock; `body` must not call back into this box.
+  @inlinable
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }

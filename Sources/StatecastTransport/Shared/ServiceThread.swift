@@ -15,21 +15,19 @@ import Foundation
 /// of release builds. Until ``enter()`` is called the creating thread stands in for the
 /// service thread (a context is set up, and unit tests drive the pieces, before any
 /// loop runs), so every thread passes the check.
-package final class ServiceThread: @unchecked Sendable {
-  // Sendable: `thread` is guarded by `lock`.
-  private let lock = NSLock()
-  private var thread: pthread_t?
+package final class ServiceThread: Sendable {
+  private let thread = Locked<pthread_t?>(nil)
 
   package init() {}
 
   /// Records the calling thread as the service thread. Service thread, before its loop.
   package func enter() {
-    lock.withLock { thread = pthread_self() }
+    thread.withLock { $0 = pthread_self() }
   }
 
   /// Whether the caller is the service thread (or no loop has started yet). Any thread.
   package var isCurrent: Bool {
-    lock.withLock {
+    thread.withLock { thread in
       guard let thread else { return true }
       return pthread_equal(thread, pthread_self()) != 0
     }
@@ -37,7 +35,7 @@ package final class ServiceThread: @unchecked Sendable {
 
   /// Whether a loop has started and the caller is its thread. Any thread.
   package var isCurrentAndRunning: Bool {
-    lock.withLock {
+    thread.withLock { thread in
       guard let thread else { return false }
       return pthread_equal(thread, pthread_self()) != 0
     }

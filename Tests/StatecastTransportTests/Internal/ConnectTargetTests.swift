@@ -1,6 +1,6 @@
 import Testing
 
-@testable import StatecastClient
+@testable import StatecastTransport
 
 @Suite struct ConnectTargetTests {
   @Test func wsURLsGiveAddressPortPathAndHostHeader() throws {

@@ -11,6 +11,10 @@
 /// `CacheableArray`). A tree that is shared, because a ``JSONViewTracker`` was copied,
 /// is only read, never changed, so copies stay independent.
 final class CacheNode: @unchecked Sendable {
+  // Sendable: a tree is changed only by the pass of the one tracker that holds it alone
+  // (`isKnownUniquelyReferenced`); a tree shared by copies of a tracker is only read.
+  // `value` is `Any` because the encoder meets it as `some Encodable`, though every
+  // value comes from a `Sendable` view.
   /// The `Equatable` value last encoded here, or `nil` if it was not `Equatable`.
   var value: Any?
   /// The JSON of `value`.

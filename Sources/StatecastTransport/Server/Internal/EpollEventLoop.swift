@@ -20,8 +20,9 @@ internal import CLibWebSockets
 /// libev is reached through `dlopen`/`dlsym` (the lws plugin links it, and the C module
 /// has no libev header): four functions with plain C signatures. When libev or the
 /// plugin is missing, ``make()`` answers `nil` and the transport falls back to `poll()`.
-final class EpollEventLoop: @unchecked Sendable {
-  // Sendable: created on the starting thread, then used by the service thread alone.
+/// Created on the starting thread, then used by the service thread alone (inside the
+/// ``ServerContext`` that owns it).
+final class EpollEventLoop {
 
   private typealias LoopNew = @convention(c) (UInt32) -> OpaquePointer?
   private typealias Run = @convention(c) (OpaquePointer?, Int32) -> Int32

@@ -7,9 +7,8 @@ import Foundation
 /// destroyed on the service thread. The protocols array has a single entry, the
 /// `statecast.v1` WebSocket protocol at index 0: upgrades without a subprotocol bind to
 /// index 0, and the `/healthz` mount and unmatched HTTP requests reach the same callback.
-final class ServerContext: @unchecked Sendable {
-  // Sendable: handed once from the starting thread to the service thread, which alone
-  // uses it from then on.
+/// Handed to the service thread in a ``ServiceThreadBound``.
+final class ServerContext {
 
   /// The `lws_context`; valid until `destroy()`.
   let context: OpaquePointer
@@ -111,7 +110,7 @@ final class ServerContext: @unchecked Sendable {
 
     // No keep-alive timers in lws: the transport pings with a payload and closes idle
     // connections with 1001 itself, from one scan of its socket table
-    // (`ServerCallback.checkLiveness`). lws 4.1 keeps every connection's validity timer
+    // (`WebSocketTransport.checkLiveness`). lws 4.1 keeps every connection's validity timer
     // in one sorted list per thread and re-inserts it, walking that list, on every pong:
     // with 15,000 idle connections that walk took three quarters of a core. A policy
     // of zeros (not none: lws' default pings and hangs up at 300 s) schedules nothing.

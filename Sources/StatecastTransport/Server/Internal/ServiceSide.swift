@@ -3,9 +3,9 @@
 ///
 /// Why a separate object with no lock: libwebsockets calls back on the service thread
 /// only, so confining this state there makes every access race-free without locking on
-/// the receive path. Indexed by the connection's slot number.
-final class ServiceSide: @unchecked Sendable {
-  // Sendable: created before the service thread starts and then used by it alone.
+/// the receive path. Indexed by the connection's slot number. The transport holds it in
+/// a ``ServiceThreadBound``, which checks every access.
+final class ServiceSide {
 
   /// Told about `/ws` connections; dropped once the context is destroyed, which breaks
   /// the transport-handler reference cycle.

@@ -1,16 +1,10 @@
-internal import CLibWebSockets
-import Foundation
-import StatecastTransport
-
 /// The client's state shared between tasks and the service thread: connect requests,
 /// each open connection's outbound queue and close request, and the connections to wake.
 /// One lock guards everything in it.
 ///
 /// As on the server, a connection with queued frames or a pending close always has a
 /// `CLIENT_WRITEABLE` coming, so only work landing on an idle connection wakes the loop.
-final class ClientCore: @unchecked Sendable {
-  // Sendable: every stored property is guarded by `lock`.
-
+final class ClientCore: Sendable {
   /// A close performed once the frames queued before it are written.
   struct PendingClose: Sendable {
     var code: UInt16
@@ -23,7 +17,7 @@ final class ClientCore: @unchecked Sendable {
     case idle
   }
 
-  private struct Outbound {
+  private struct Outbound: Sendable {
     var frames = FrameQueue<ClientFrame>()
     var close: PendingClose?
     var wakePending = false
@@ -31,13 +25,31 @@ final class ClientCore: @unchecked Sendable {
     var isEmpty: Bool { frames.isEmpty }
   }
 
-  private let lock = NSLock()
-  private var nextID: UInt64 = 1
-  private var requests: [ConnectRequest] = []
-  private var outbound: [UInt64: Outbound] = [:]
-  private var wakeList: [UInt64] = []
-  private var wakeRequested = false
-  private var context: OpaquePointer?
+  private struct State: Sendable {
+    var nextID: UInt64 = 1
+    var requests: [ConnectRequest] = []
+    var outbound: [UInt64: Outbound] = [:]
+    var wakeList: [UInt64] = []
+    var wakeRequested = false
+    var waker: ContextWaker?
+
+    mutating func scheduleWake(_ id: UInt64) {
+      if outbound[id]?.wakePending == false {
+        outbound[id]!.wakePending = true
+        wakeList.append(id)
+      }
+      wakeLoop()
+    }
+
+    /// One `lws_cancel_service` per loop iteration.
+    mutating func wakeLoop() {
+      guard !wakeRequested, let waker else { return }
+      wakeRequested = true
+      waker.wake()
+    }
+  }
+
+  private let state = Locked(State())
   private let serviceThread: ServiceThread
 
   init(serviceThread: ServiceThread) {
@@ -46,19 +58,19 @@ final class ClientCore: @unchecked Sendable {
 
   /// A fresh connection id (never reused). Any thread.
   func makeID() -> UInt64 {
-    lock.withLock {
-      defer { nextID += 1 }
-      return nextID
+    state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
     }
   }
 
   /// Queues a connect for the service thread; `false` if the engine has no context.
   /// Any thread.
   func enqueue(_ request: ConnectRequest) -> Bool {
-    lock.withLock {
-      guard context != nil else { return false }
-      requests.append(request)
-      wakeLoopLocked()
+    state.withLock { state in
+      guard state.waker != nil else { return false }
+      state.requests.append(request)
+      state.wakeLoop()
       return true
     }
   }
@@ -66,13 +78,13 @@ final class ClientCore: @unchecked Sendable {
   /// Queues the frames of one message; `false` if the connection is closed or closing.
   /// Any thread.
   func send(_ frames: [ClientFrame], on id: UInt64) -> Bool {
-    lock.withLock {
+    state.withLock { state in
       // Read fields, never bind the whole entry: a live copy would make the append below
       // copy the queue's storage.
-      guard outbound[id] != nil, outbound[id]!.close == nil else { return false }
-      let wasEmpty = outbound[id]!.isEmpty
-      outbound[id]!.frames.append(contentsOf: frames)
-      if wasEmpty { scheduleWakeLocked(id) }
+      guard state.outbound[id] != nil, state.outbound[id]!.close == nil else { return false }
+      let wasEmpty = state.outbound[id]!.isEmpty
+      state.outbound[id]!.frames.append(contentsOf: frames)
+      if wasEmpty { state.scheduleWake(id) }
       return true
     }
   }
@@ -80,37 +92,37 @@ final class ClientCore: @unchecked Sendable {
   /// Asks for a close after the queued frames; `false` if already closed or closing.
   /// Any thread.
   func close(_ id: UInt64, code: UInt16, reason: String) -> Bool {
-    lock.withLock {
-      guard outbound[id] != nil, outbound[id]!.close == nil else { return false }
-      outbound[id]!.close = PendingClose(code: code, reason: reason)
-      if outbound[id]!.isEmpty { scheduleWakeLocked(id) }
+    state.withLock { state in
+      guard state.outbound[id] != nil, state.outbound[id]!.close == nil else { return false }
+      state.outbound[id]!.close = PendingClose(code: code, reason: reason)
+      if state.outbound[id]!.isEmpty { state.scheduleWake(id) }
       return true
     }
   }
 
   /// The number of open connections. Any thread.
   var connectionCount: Int {
-    lock.withLock { outbound.count }
+    state.withLock { $0.outbound.count }
   }
 
   // MARK: - Service thread
 
   /// Records the context `lws_cancel_service` wakes. Creating thread, before the
   /// service thread starts.
-  func attach(_ context: OpaquePointer) {
-    lock.withLock { self.context = context }
+  func attach(_ waker: ContextWaker) {
+    state.withLock { $0.waker = waker }
   }
 
   /// Makes `id` sendable: called when its upgrade succeeded. Service thread.
   func open(_ id: UInt64) {
     serviceThread.check()
-    lock.withLock { outbound[id] = Outbound() }
+    state.withLock { $0.outbound[id] = Outbound() }
   }
 
   /// Forgets `id` and drops its queue: called when it closed. Service thread.
   func release(_ id: UInt64) {
     serviceThread.check()
-    lock.withLock { _ = outbound.removeValue(forKey: id) }
+    state.withLock { _ = $0.outbound.removeValue(forKey: id) }
   }
 
   /// Takes the connect requests and the connections to wake. Service thread, on
@@ -119,44 +131,27 @@ final class ClientCore: @unchecked Sendable {
     serviceThread.check()
     taken.removeAll(keepingCapacity: true)
     wakes.removeAll(keepingCapacity: true)
-    lock.withLock {
-      wakeRequested = false
-      swap(&taken, &requests)
-      for id in wakeList where outbound[id] != nil {
-        outbound[id]!.wakePending = false
+    state.withLock { state in
+      state.wakeRequested = false
+      swap(&taken, &state.requests)
+      for id in state.wakeList where state.outbound[id] != nil {
+        state.outbound[id]!.wakePending = false
         wakes.append(id)
       }
-      wakeList.removeAll(keepingCapacity: true)
+      state.wakeList.removeAll(keepingCapacity: true)
     }
   }
 
   /// The next thing to write on a writable connection. Service thread.
   func nextWrite(for id: UInt64) -> WriteStep {
     serviceThread.check()
-    return lock.withLock {
-      guard outbound[id] != nil else { return .idle }
-      if let frame = outbound[id]!.frames.popFirst() {
-        return .frame(frame, more: !outbound[id]!.isEmpty || outbound[id]!.close != nil)
+    return state.withLock { state in
+      guard state.outbound[id] != nil else { return .idle }
+      if let frame = state.outbound[id]!.frames.popFirst() {
+        return .frame(frame, more: !state.outbound[id]!.isEmpty || state.outbound[id]!.close != nil)
       }
-      if let close = outbound[id]!.close { return .close(close) }
+      if let close = state.outbound[id]!.close { return .close(close) }
       return .idle
     }
-  }
-
-  // MARK: - Under the lock
-
-  private func scheduleWakeLocked(_ id: UInt64) {
-    if outbound[id]?.wakePending == false {
-      outbound[id]!.wakePending = true
-      wakeList.append(id)
-    }
-    wakeLoopLocked()
-  }
-
-  /// One `lws_cancel_service` per loop iteration.
-  private func wakeLoopLocked() {
-    guard !wakeRequested, let context else { return }
-    wakeRequested = true
-    lws_cancel_service(context)
   }
 }

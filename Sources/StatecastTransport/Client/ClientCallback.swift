@@ -1,5 +1,4 @@
 internal import CLibWebSockets
-import StatecastTransport
 
 /// Every connection event of the client context arrives here, through
 /// `statecastProtocolCallback`; the connection comes back from the wsi's opaque user data
@@ -16,15 +15,14 @@ extension ClientEngine: LibWebSocketsCallbacks {
     let id = UInt64(UInt(bitPattern: opaque))
     switch reason {
     case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH:
-      let chosen = LwsHeaders.value(wsi, WSI_TOKEN_PROTOCOL)
-      service.entries[id]?.connection.setSubprotocol(chosen)
+      service.entries[id]?.subprotocol = LwsHeaders.value(wsi, WSI_TOKEN_PROTOCOL)
       return 0
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
-      guard let connect = service.entries[id]?.connect else { return -1 }
-      service.entries[id]!.connect = nil
+      guard let entry = service.entries[id], !entry.opened else { return -1 }
+      service.entries[id]!.opened = true
       service.entries[id]!.wsi = wsi
       core.open(id)
-      connect.resume()
+      entry.events.opened(subprotocol: entry.subprotocol)
       return 0
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
       let message = event.string ?? "connection error"
@@ -64,10 +62,9 @@ extension ClientEngine: LibWebSocketsCallbacks {
 
   /// Starts one connect. Service thread (lws' client API is not thread-safe).
   private func start(_ request: ConnectRequest) {
-    let id = request.connection.id
+    let id = request.id
     service.entries[id] = ClientServiceSide.Entry(
-      connection: request.connection, connect: request.continuation,
-      maxMessageSize: request.connection.client.configuration.maxMessageSize)
+      events: request.events, maxMessageSize: request.maxMessageSize)
     let target = request.target
     let protocols = request.subprotocols.joined(separator: ", ")
     var flags: Int32 = 0
@@ -137,8 +134,7 @@ extension ClientEngine: LibWebSocketsCallbacks {
       message = service.entries[id]!.inbound
       service.entries[id]!.inbound = []
     }
-    let event: WebSocketEvent = lws_frame_is_binary(wsi) != 0 ? .binary(message) : .text(message)
-    service.entries[id]!.connection.eventContinuation.yield(event)
+    service.entries[id]!.events.received(message, binary: lws_frame_is_binary(wsi) != 0)
     return 0
   }
 

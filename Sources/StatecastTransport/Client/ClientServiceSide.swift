@@ -1,16 +1,17 @@
-import StatecastTransport
-
 /// The client's state that only its service thread touches: each connection's `wsi`,
-/// the message it is receiving, its pending connect, and how it closed.
+/// the message it is receiving, whether it has opened, and how it closed.
 ///
-/// Why unlocked: libwebsockets calls back on the service thread only.
-final class ClientServiceSide: @unchecked Sendable {
-  // Sendable: created before the service thread starts, then used by it alone.
-
+/// Why unlocked: libwebsockets calls back on the service thread only. The engine holds
+/// it in a ``ServiceThreadBound``, which checks every access.
+final class ClientServiceSide {
   struct Entry {
-    var connection: WebSocketConnection
-    /// Resumed once: when the upgrade succeeds or the connection fails.
-    var connect: CheckedContinuation<Void, any Error>?
+    /// Told what happens to the connection.
+    var events: any ClientConnectionEvents
+    /// Whether the upgrade succeeded (``ClientConnectionEvents/opened(subprotocol:)`` was
+    /// called); until then, an end is a failure.
+    var opened = false
+    /// The subprotocol the server chose, read before the upgrade completes.
+    var subprotocol: String?
     /// The largest message this connection reassembles.
     var maxMessageSize: Int
     var wsi: OpaquePointer?
@@ -32,20 +33,18 @@ final class ClientServiceSide: @unchecked Sendable {
     self.serviceThread = serviceThread
   }
 
-  /// Ends a connection: a pending connect fails with `error`, an open one reports its
-  /// close and its events end. Returns whether `id` was still known. Service thread.
+  /// Ends a connection: one that had not opened fails with `error`, an open one reports
+  /// its close. Returns whether `id` was still known. Service thread.
   @discardableResult
   func finish(_ id: UInt64, error: String) -> Bool {
     serviceThread.check()
     guard let entry = entries.removeValue(forKey: id) else { return false }
-    if let connect = entry.connect {
-      connect.resume(throwing: WebSocketClientError.connectionFailed(error))
-    } else {
+    if entry.opened {
       let close = entry.close ?? (1006, "")
-      entry.connection.eventContinuation.yield(.closed(code: close.code, reason: close.reason))
+      entry.events.closed(code: close.code, reason: close.reason)
+    } else {
+      entry.events.failed(error)
     }
-    entry.connection.eventContinuation.finish()
-    entry.connection.client.connectionEnded(id)
     return true
   }
 }

@@ -1,5 +1,4 @@
 internal import CLibWebSockets
-import StatecastTransport
 
 /// One WebSocket frame a client connection will write: its payload (with the headroom
 /// lws needs) and its `lws_write` flags.

@@ -6,13 +6,14 @@ import StatecastTransport
 /// ``ServerConfiguration/metrics`` names (a Prometheus registry that `GET /metrics`
 /// serves, by default).
 ///
-/// Counted where the server already passes: actions where they are performed, replies
-/// (by status, errors by code) as the connections send them, client messages (by `op`)
-/// as the transport delivers them. Every second, off the service thread, ``sample(_:)``
-/// sets the gauges from the registries and adds what the transport counted since the
-/// last sample: the transport keeps plain counters on its own thread, so a frame costs
-/// it no call into a metrics backend.
-final class ServerMetrics: @unchecked Sendable {
+/// Counted where the server already passes: every reply where its connection makes it
+/// (``replied(_:action:since:)``: by status, errors by code, and for an action its route,
+/// outcome and latency), client messages (by `op`) as the transport delivers them.
+/// Every second, off the service thread, ``sample(_:)`` sets the gauges from the
+/// registries and adds what the transport counted since the last sample: the transport
+/// keeps plain counters on its own thread, so a frame costs it no call into a metrics
+/// backend. ``MetricsPublisher`` runs the sampling and serves the text.
+final class ServerMetrics: Sendable {
   /// The metrics' names (README, "Metrics", says what each counts).
   enum Name {
     static let connections = "statecast_connections_open"
@@ -58,13 +59,17 @@ final class ServerMetrics: @unchecked Sendable {
   private let slowReaderCloses: Counter
   private let limitRefusals: Counter
 
-  // Made on first use (their labels are open-ended), guarded by `lock`.
-  private let lock = NSLock()
-  private var actions: [String: Counter] = [:]
-  private var errorReplies: [String: Counter] = [:]
-  private var closes: [UInt16: Counter] = [:]
-  private var refusedUpgrades: [Int: Counter] = [:]
-  private var lastTransport = TransportStatistics()
+  /// The counters made on first use (their labels are open-ended).
+  private struct Families: Sendable {
+    var actions: [String: Counter] = [:]
+    var errorReplies: [String: Counter] = [:]
+    var closes: [UInt16: Counter] = [:]
+    var refusedUpgrades: [Int: Counter] = [:]
+  }
+  private let families = Locked(Families())
+  /// What the transport had counted at the last sample. Its lock is held for a whole
+  /// sample, `read` included, so that samples are taken one at a time.
+  private let lastTransport = Locked(TransportStatistics())
 
   /// The endpoint the transport serves `/metrics` from, when metrics are rendered here.
   let endpoint: MetricsEndpoint?
@@ -93,15 +98,6 @@ final class ServerMetrics: @unchecked Sendable {
     limitRefusals = Counter(label: Name.limitRefusals, factory: factory)
   }
 
-  /// An action on a topic of route `route` was answered with `outcome` (`ok` or an error
-  /// code) after `duration`: until its patch was queued (and, durable, stored). Any thread.
-  func actionFinished(route: String, outcome: String, duration: Duration) {
-    counter(in: \.actions, key: route + "\u{0}" + outcome) {
-      Counter(label: Name.actions, dimensions: [("route", route), ("outcome", outcome)], factory: factory)
-    }.increment()
-    if outcome == "ok" { actionSeconds.recordNanoseconds(duration.nanoseconds) }
-  }
-
   /// A durable store's commit took `duration`. Any thread.
   func committed(_ duration: Duration) {
     commitSeconds.recordNanoseconds(duration.nanoseconds)
@@ -112,41 +108,52 @@ final class ServerMetrics: @unchecked Sendable {
     collapses.increment(by: count)
   }
 
-  /// Counts one reply frame the server sends (other frames are ignored). Any thread:
-  /// looks at the frame's first 256 bytes at most.
-  func sent(_ frame: OutboundFrame) {
-    let outcome: (ok: Bool, code: String?)? = frame.withPayload { bytes in
-      let head = min(bytes.count, Self.replyHead.count)
-      guard Self.end(of: Self.replyHead, in: bytes, from: 0, to: head) != nil else { return nil }
-      let limit = min(bytes.count, 256)
-      guard let status = Self.end(of: Self.errorStatus, in: bytes, from: 0, to: limit) else {
-        return (true, nil)
-      }
-      guard let code = Self.end(of: Self.codeKey, in: bytes, from: status, to: limit) else {
-        return (false, "unknown")
-      }
-      let value = bytes[code..<limit].prefix { $0 != UInt8(ascii: "\"") }
-      return (false, String(decoding: value, as: UTF8.self))
+  /// Counts one reply: `ok` when `error` is `nil`, else an error reply with its code.
+  /// For the reply to an action, `action` is the route pattern of its topic: the action
+  /// is counted by route and outcome, and an `ok` one's time since `started` (until its
+  /// patch was queued and, durable, stored) goes into the latency histogram. Any thread.
+  func replied(_ error: ProtocolError.Code?, action route: String?, since started: ContinuousClock.Instant) {
+    if let code = error?.rawValue {
+      repliesError.increment()
+      counter(in: \.errorReplies, key: code) {
+        Counter(label: Name.errorReplies, dimensions: [("code", code)], factory: factory)
+      }.increment()
+    } else {
+      repliesOK.increment()
     }
-    guard let outcome else { return }
-    guard let code = outcome.code else { return repliesOK.increment() }
-    repliesError.increment()
-    counter(in: \.errorReplies, key: code) {
-      Counter(label: Name.errorReplies, dimensions: [("code", code)], factory: factory)
+    guard let route else { return }
+    let outcome = error?.rawValue ?? "ok"
+    counter(in: \.actions, key: route + "\u{0}" + outcome) {
+      Counter(label: Name.actions, dimensions: [("route", route), ("outcome", outcome)], factory: factory)
     }.increment()
+    if error == nil { actionSeconds.recordNanoseconds((ContinuousClock.now - started).nanoseconds) }
   }
 
   /// Counts one client message by its `op` (read from its first bytes). Service thread:
   /// looks at 64 bytes at most.
   func received(_ message: [UInt8]) {
+    let limit = min(message.count, 64)
     var op = "other"
-    message.withUnsafeBytes { bytes in
-      let limit = min(bytes.count, 64)
-      guard let key = Self.end(of: Self.opKey, in: bytes, from: 0, to: limit) else { return }
-      let value = String(decoding: bytes[key..<limit].prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
+    if let key = Self.end(of: Self.opKey, in: message, to: limit) {
+      let value = String(decoding: message[key..<limit].prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
       if messagesByOp[value] != nil { op = value }
     }
     messagesByOp[op]?.increment()
+  }
+
+  /// Where `needle` ends in `bytes[..<limit]`, if it occurs there. A plain byte loop:
+  /// Foundation's generic `firstRange(of:)` allocated on every call, on the service
+  /// thread, in every message's path.
+  private static func end(of needle: [UInt8], in bytes: [UInt8], to limit: Int) -> Int? {
+    guard !needle.isEmpty, limit >= needle.count else { return nil }
+    var index = 0
+    while index + needle.count <= limit {
+      var matched = 0
+      while matched < needle.count, bytes[index + matched] == needle[matched] { matched += 1 }
+      if matched == needle.count { return index + matched }
+      index += 1
+    }
+    return nil
   }
 
   /// What the gauges and the transport's counters read now.
@@ -161,23 +168,21 @@ final class ServerMetrics: @unchecked Sendable {
   /// Sets the gauges and adds the transport's counts since the last sample. Off the
   /// service thread. Samples are taken one at a time (`read` included), so the
   /// transport's counts only grow from one to the next.
-  func sample(_ read: () -> Sample) {
-    sampling.withLock { record(read()) }
+  func sample(_ read: () -> Sample?) {
+    lastTransport.withLock { last in
+      guard let sample = read() else { return }
+      record(sample, since: last)
+      last = sample.transport
+    }
   }
 
-  private let sampling = NSLock()
-
-  private func record(_ sample: Sample) {
+  private func record(_ sample: Sample, since last: TransportStatistics) {
     connections.record(sample.connections)
     sessionsLive.record(sample.sessions.live)
     sessionsInGrace.record(sample.sessions.inGrace)
     rooms.record(sample.rooms)
     members.record(sample.members)
     let now = sample.transport
-    let last = lock.withLock {
-      defer { lastTransport = now }
-      return lastTransport
-    }
     framesOut.increment(by: now.framesOut - last.framesOut)
     bytesOut.increment(by: now.bytesOut - last.bytesOut)
     slowReaderCloses.increment(by: now.slowReaderCloses - last.slowReaderCloses)
@@ -196,59 +201,18 @@ final class ServerMetrics: @unchecked Sendable {
 
   /// The counter under `key` in one of the lazily made families, made on first use.
   private func counter<Key: Hashable>(
-    in family: ReferenceWritableKeyPath<ServerMetrics, [Key: Counter]>, key: Key, make: () -> Counter
+    in family: WritableKeyPath<Families, [Key: Counter]>, key: Key, make: () -> Counter
   ) -> Counter {
-    lock.withLock {
-      if let counter = self[keyPath: family][key] { return counter }
+    families.withLock { families in
+      if let counter = families[keyPath: family][key] { return counter }
       let counter = make()
-      self[keyPath: family][key] = counter
+      families[keyPath: family][key] = counter
       return counter
     }
   }
 
-  /// Where `needle` ends in `bytes[start..<limit]`, if it occurs there. A plain byte
-  /// loop: Foundation's generic `firstRange(of:)` allocated on every call (dozens of
-  /// times per message), on the service thread, in every action's round trip.
-  private static func end(
-    of needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int, to limit: Int
-  )
-    -> Int?
-  {
-    guard !needle.isEmpty, limit - start >= needle.count else { return nil }
-    var index = start
-    while index + needle.count <= limit {
-      var matched = 0
-      while matched < needle.count, bytes[index + matched] == needle[matched] { matched += 1 }
-      if matched == needle.count { return index + matched }
-      index += 1
-    }
-    return nil
-  }
-
-  private static let replyHead = Array(#"{"op":"reply","#.utf8)
-  private static let errorStatus = Array(#""status":"error""#.utf8)
-  private static let codeKey = Array(#""code":""#.utf8)
   private static let opKey = Array(#""op":""#.utf8)
   private static let knownOps = ["hello", "join", "action", "leave", "presence"]
-}
-
-/// A frame sink that counts the replies it passes on.
-struct CountingSink: FrameSink {
-  let base: any FrameSink
-  let metrics: ServerMetrics
-
-  func send(_ frame: OutboundFrame, to connection: ConnectionID) -> SendOutcome {
-    metrics.sent(frame)
-    return base.send(frame, to: connection)
-  }
-
-  func broadcast(_ frame: OutboundFrame, to connections: [ConnectionID]) -> BroadcastOutcome {
-    base.broadcast(frame, to: connections)
-  }
-
-  func close(_ connection: ConnectionID, code: UInt16, reason: String) {
-    base.close(connection, code: code, reason: reason)
-  }
 }
 
 extension Duration {

@@ -1,13 +1,11 @@
 internal import CLibWebSockets
-import StatecastTransport
 
 /// Owns the client's libwebsockets context (no listening port) and the C memory its
 /// protocols array points into.
 ///
 /// Created once per process by ``ClientEngine`` and run by its service thread for the
-/// rest of the process's life.
-final class ClientContext: @unchecked Sendable {
-  // Sendable: handed once from the creating thread to the service thread.
+/// rest of the process's life (handed to it in a ``ServiceThreadBound``).
+final class ClientContext {
 
   /// The name of the client's only protocol (a local handler name; the subprotocols a
   /// connection offers are given per connection).
@@ -37,7 +35,7 @@ final class ClientContext: @unchecked Sendable {
     info.connect_timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
     info.timeout_secs = UInt32(max(connectTimeoutSeconds, 1))
     guard let context = lws_create_context(&info) else {
-      throw WebSocketClientError.connectionFailed("cannot create a libwebsockets client context")
+      throw ClientEngineError(reason: "cannot create a libwebsockets client context")
     }
     self.context = context
   }
