@@ -35,8 +35,9 @@ final class ClusterRoomHost: TopicHost {
 
   struct Shared: Sendable {
     var ownership: Ownership
-    /// This process's members, while another process runs the room (empty while this
-    /// one does: they are the store's members then).
+    /// This process's members, while another process runs the room, and while this one
+    /// steps down (to join them to the next owner); empty while this one runs it: they
+    /// are the store's members then.
     var local: [String: LocalMember] = [:]
     var closing: Task<Void, Never>?
 
@@ -202,7 +203,11 @@ final class ClusterRoomHost: TopicHost {
 
   func detach(_ session: String, from connection: ConnectionID) {
     let target = shared.withLock { shared -> Ownership.Target? in
-      if case .store = shared.ownership.target { return shared.ownership.target }
+      if case .store = shared.ownership.target {
+        // Stepping down, `local` is what joins the next owner: kept current.
+        if shared.local[session]?.connection == connection { shared.local[session]?.connection = nil }
+        return shared.ownership.target
+      }
       guard shared.local[session]?.connection == connection else { return nil }
       shared.local[session]?.connection = nil
       return shared.ownership.target
@@ -219,7 +224,14 @@ final class ClusterRoomHost: TopicHost {
 
   func reattach(_ session: String, connection: ConnectionID, after rev: Int?) {
     let target = shared.withLock { shared -> Ownership.Target? in
-      if case .store = shared.ownership.target { return shared.ownership.target }
+      if case .store = shared.ownership.target {
+        // Stepping down, `local` is what joins the next owner: kept current.
+        if shared.local[session] != nil {
+          shared.local[session]?.connection = connection
+          shared.local[session]?.lastConnection = connection
+        }
+        return shared.ownership.target
+      }
       guard shared.local[session] != nil else { return nil }
       shared.local[session]?.connection = connection
       shared.local[session]?.lastConnection = connection
@@ -258,12 +270,22 @@ final class ClusterRoomHost: TopicHost {
 
   func remove(_ session: String) async -> Bool {
     let removed = shared.withLock { shared -> (Ownership.Target, LocalMember?)? in
-      if case .store = shared.ownership.target { return (shared.ownership.target, nil) }
+      if case .store = shared.ownership.target {
+        // Stepping down, `local` is what joins the next owner: a member that left is not.
+        return (shared.ownership.target, shared.local.removeValue(forKey: session))
+      }
       guard let member = shared.local.removeValue(forKey: session) else { return nil }
       return (shared.ownership.target, member)
     }
     guard let (target, member) = removed else { return false }
-    if let connection = member?.connection { cluster.relay.forget(topic, on: connection) }
+    if let connection = member?.connection {
+      cluster.relay.forget(topic, on: connection)
+    } else if case .store(let inner) = target,
+      let connection = inner.memberSockets().first(where: { $0.request.session == session })?.connection
+    {
+      // What the relay kept for the member while this process followed the room.
+      cluster.relay.forget(topic, on: connection)
+    }
     switch target {
     case .closed:
       return false
