@@ -110,9 +110,10 @@ public final class StatecastServer: Service, Sendable {
           maxWaiting: configuration.maxWaitingPageSessions),
         authenticate: configuration.authenticate)
     }
+    let executor = ServiceExecutor()
     let hub = ConnectionHub(
       configuration: configuration, sink: relay, sessions: sessions, topics: topics, uploads: uploads,
-      metrics: metrics, pages: pages)
+      metrics: metrics, pages: pages, executor: executor)
     self.hub = hub
     // A follower's member that waited for a fresh snapshot gets its held replies as a
     // drained socket does.
@@ -123,7 +124,7 @@ public final class StatecastServer: Service, Sendable {
       transportConfiguration.pagePaths = Set(pages.pages.keys)
       transportConfiguration.pageRoute = { await pages.answer($0) }
     }
-    transport = WebSocketTransport(configuration: transportConfiguration, handler: hub)
+    transport = WebSocketTransport(configuration: transportConfiguration, handler: hub, executor: executor)
     relay.connect(to: transport)
   }
 

@@ -2,29 +2,36 @@ import Foundation
 import Statecast
 import StatecastJSON
 
-/// One WebSocket: its message loop, the client messages (`hello`, `join`, `action`,
-/// `leave`, `presence`, `navigate`, and the uploads' `upload`, `upload_resume`,
-/// `upload_cancel`), and the limits that apply to the socket.
+/// One WebSocket: its messages (`hello`, `join`, `action`, `leave`, `presence`,
+/// `navigate`, and the uploads' `upload`, `upload_resume`, `upload_cancel`), and the
+/// limits that apply to the socket.
 ///
-/// The transport hands each received message to ``receive(_:)`` on the service thread;
-/// the message loop, a task of its own, processes them one at a time in arrival order
-/// (PROTOCOL.md: one connection's messages are processed in the order received). Each
-/// message is parsed, counted against the allowance, and handled by
+/// The transport hands each received message to ``receive(_:)`` on the service thread.
+/// The messages are processed one at a time in arrival order (PROTOCOL.md: one
+/// connection's messages are processed in the order received) by a drain task, started
+/// when a message arrives and none runs, which ends when the inbox is empty: an idle
+/// socket keeps no task. The drain task prefers the transport's service executor, so an
+/// action runs inside the callback that received it (see `ServiceExecutor`); a message
+/// that opens stores or reads storage (`hello`, `join`, `navigate`, ...) runs in a task
+/// of its own on the global executor, awaited, so that it never blocks the sockets.
+///
+/// Each message is parsed, counted against the allowance, and handled by
 /// ``handle(_:isFirst:)``, which asks the session registry (`hello`) or the topic
 /// registry (`join`, `action`, `leave`) and throws a ``ProtocolError`` for every way it
-/// can fail; the loop turns the outcome into the one `reply`.
+/// can fail; the drain turns the outcome into the one `reply`.
 ///
 /// Replies keep PROTOCOL.md's promise that a reply means its effect is in the stream,
 /// also when the socket is congested and a topic skips patches to it: a reply for a
 /// member that waits for a catch-up snapshot is held, with every reply after it, until
 /// the socket drains and the snapshot is queued (``releaseHeldReplies()``).
 ///
-/// Thread safety: `currentSession`, `pendingBytes` and the held replies are guarded by
-/// `lock` (the service thread and the drain task touch them too); everything below
-/// them belongs to the message loop alone.
+/// Thread safety: the inbox, `currentSession` and the held replies are guarded by `lock`
+/// (the service thread and other tasks touch them too); everything below them belongs to
+/// the drain task, of which at most one runs at a time.
 final class Connection: @unchecked Sendable {
-  // Sendable: the locked fields are guarded by `lock`; the message loop's own fields are
-  // not locked, because only the loop (`run()`, one task) touches them.
+  // Sendable: the locked fields are guarded by `lock`; the drain's own fields are not
+  // locked, because only the drain task touches them, one at a time (`draining`, under
+  // the lock, hands them from one drain task to the next).
   enum Inbound: Sendable {
     case message([UInt8])
     case tooLarge
@@ -60,19 +67,27 @@ final class Connection: @unchecked Sendable {
   private let uploads: UploadRegistry?
   /// Counts every reply; `nil` counts nothing.
   private let metrics: ServerMetrics?
-  private let inbox: AsyncStream<Inbound>.Continuation
-  private let messages: AsyncStream<Inbound>
+  /// Where the drain task runs: the transport's service thread (`nil`: the global
+  /// executor, as in unit tests).
+  private let executor: (any TaskExecutor)?
+  /// Called once, when the socket has closed and every message is handled.
+  private let onFinished: @Sendable (Connection) -> Void
 
   private let lock = NSLock()
   private var currentSession: Session
+  /// Received messages not yet handled, their bytes, whether a drain task runs, and
+  /// whether the socket has closed.
+  private var inbox: [Inbound] = []
   private var pendingBytes = 0
+  private var draining = false
+  private var finished = false
   private var heldReplies: [OutboundFrame] = []
   private var heldBytes = 0
 
   /// The peer's IP address (empty if unknown), for the new-room quota.
   let address: String
 
-  // Owned by the message loop.
+  // Owned by the drain task.
   private var hasReceived = false
   private var isClosing = false
   private var limiter: RateLimiter
@@ -81,8 +96,11 @@ final class Connection: @unchecked Sendable {
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
     sessions: SessionRegistry, topics: TopicRegistry, uploads: UploadRegistry? = nil, address: String = "",
-    pages: PageService? = nil, metrics: ServerMetrics? = nil
+    pages: PageService? = nil, metrics: ServerMetrics? = nil, executor: (any TaskExecutor)? = nil,
+    onFinished: @escaping @Sendable (Connection) -> Void = { _ in }
   ) {
+    self.executor = executor
+    self.onFinished = onFinished
     self.uploads = uploads
     self.metrics = metrics
     self.id = id
@@ -94,7 +112,6 @@ final class Connection: @unchecked Sendable {
     self.sessions = sessions
     self.topics = topics
     self.limiter = RateLimiter(burst: configuration.actionBurst, perSecond: configuration.actionsPerSecond)
-    (messages, inbox) = AsyncStream.makeStream(of: Inbound.self, bufferingPolicy: .unbounded)
   }
 
   /// The session this socket speaks for: its fresh one, or the one a `hello` resumed.
@@ -104,44 +121,78 @@ final class Connection: @unchecked Sendable {
 
   // MARK: Service thread
 
-  /// Service thread: queues a message for the loop. A peer whose unhandled messages
-  /// pile up past ``ServerConfiguration/maxPendingInboundBytes`` is closed with 1008
-  /// instead, so that memory stays bounded whatever a client sends.
+  /// Service thread: queues a message, and starts the drain task if none runs. A peer
+  /// whose unhandled messages pile up past ``ServerConfiguration/maxPendingInboundBytes``
+  /// is closed with 1008 instead, so that memory stays bounded whatever a client sends.
   func receive(_ item: Inbound) {
     let size = if case .message(let bytes) = item { bytes.count } else { 0 }
-    let overflows = lock.withLock {
+    enum Outcome { case queued, startDrain, overflow, ignored }
+    let outcome = lock.withLock { () -> Outcome in
+      guard !finished else { return .ignored }
       pendingBytes += size
-      return pendingBytes > configuration.maxPendingInboundBytes
+      guard pendingBytes <= configuration.maxPendingInboundBytes else { return .overflow }
+      inbox.append(item)
+      guard !draining else { return .queued }
+      draining = true
+      return .startDrain
     }
-    if overflows {
+    switch outcome {
+    case .startDrain:
+      Task(executorPreference: executor) { await self.drain() }
+    case .overflow:
       sink.close(id, code: 1008, reason: "too many unhandled messages")
-      inbox.finish()
-    } else {
-      inbox.yield(item)
+      finish()
+    case .queued, .ignored:
+      break
     }
   }
 
-  /// Service thread (socket closed) or shutdown: ends the loop after queued messages.
+  /// Service thread (socket closed) or shutdown: no message is taken any more; those
+  /// queued are still handled, then ``onFinished`` is called.
   func finish() {
-    inbox.finish()
+    let finishesNow = lock.withLock { () -> Bool in
+      guard !finished else { return false }
+      finished = true
+      return !draining
+    }
+    if finishesNow { onFinished(self) }
   }
 
-  // MARK: Message loop
+  // MARK: Drain task
 
-  /// The message loop; returns when the socket has closed and every message is handled.
-  func run() async {
-    for await item in messages {
-      switch item {
-      case .message(let bytes):
-        if !isClosing { await process(bytes) }
-        lock.withLock { pendingBytes -= bytes.count }
-      case .tooLarge:
-        guard !isClosing else { continue }
-        let error = ProtocolError(.tooLarge, "the message is over \(configuration.maxMessageSize) bytes")
-        send(ServerMessage.error(ref: nil, error), topic: nil)
-        metrics?.replied(error.code, action: nil, since: .now)
-        closeSocket(code: 1009, reason: "message too large")
+  /// Handles the queued messages in order until the inbox is empty; the last drain of a
+  /// closed socket calls ``onFinished``.
+  private func drain() async {
+    var batch: [Inbound] = []
+    while true {
+      let closed = lock.withLock { () -> Bool? in
+        guard inbox.isEmpty else {
+          swap(&batch, &inbox)
+          return nil
+        }
+        draining = false
+        return finished
       }
+      if let closed {
+        if closed { onFinished(self) }
+        return
+      }
+      for item in batch { await handleInbound(item) }
+      batch.removeAll(keepingCapacity: true)
+    }
+  }
+
+  private func handleInbound(_ item: Inbound) async {
+    switch item {
+    case .message(let bytes):
+      if !isClosing { await process(bytes) }
+      lock.withLock { pendingBytes -= bytes.count }
+    case .tooLarge:
+      guard !isClosing else { return }
+      let error = ProtocolError(.tooLarge, "the message is over \(configuration.maxMessageSize) bytes")
+      send(ServerMessage.error(ref: nil, error), topic: nil)
+      metrics?.replied(error.code, action: nil, since: .now)
+      closeSocket(code: 1009, reason: "message too large")
     }
   }
 
@@ -183,15 +234,15 @@ final class Connection: @unchecked Sendable {
     metrics?.replied(error, action: route, since: started)
   }
 
-  /// ``handle(_:isFirst:)`` in a task of its own, awaited, for every message but
-  /// actions. A task keeps the memory its deepest call chain needed until it ends: run
-  /// here, a join (which opens the topic's store) would leave several kilobytes with
-  /// this loop's task for as long as the socket stays open, idle or not. Actions, the
-  /// frequent message, stay on the loop's task, which keeps their memory for the next.
+  /// ``handle(_:isFirst:)`` in a task of its own on the global executor, awaited, for
+  /// every message but actions: they open stores, read storage and render pages, which
+  /// must not hold up the service thread. A task also keeps the memory its deepest call
+  /// chain needed until it ends: a join's (several kilobytes) ends with it.
   private func handleInOwnTask(_ message: ClientMessage, isFirst: Bool) async throws(ProtocolError)
     -> [(String, JSON)]
   {
-    let outcome = await Task { () async -> Result<[(String, JSON)], ProtocolError> in
+    let outcome = await Task(executorPreference: globalConcurrentExecutor) {
+      () async -> Result<[(String, JSON)], ProtocolError> in
       do throws(ProtocolError) {
         return .success(try await self.handle(message, isFirst: isFirst))
       } catch {

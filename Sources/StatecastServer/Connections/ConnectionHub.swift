@@ -22,11 +22,15 @@ final class ConnectionHub: TransportHandler, Sendable {
   private let pages: PageService?
 
   private let connections = Locked([ConnectionID: Connection]())
+  /// Where each socket's messages run: the transport's service thread.
+  private let executor: ServiceExecutor?
 
   init(
     configuration: ServerConfiguration, sink: any FrameSink, sessions: SessionRegistry, topics: TopicRegistry,
-    uploads: UploadRegistry? = nil, metrics: ServerMetrics? = nil, pages: PageService? = nil
+    uploads: UploadRegistry? = nil, metrics: ServerMetrics? = nil, pages: PageService? = nil,
+    executor: ServiceExecutor? = nil
   ) {
+    self.executor = executor
     self.uploads = uploads
     self.pages = pages
     self.configuration = configuration
@@ -50,16 +54,16 @@ final class ConnectionHub: TransportHandler, Sendable {
   /// fresh session for the viewer the authenticator named (a guest otherwise) and `hello`.
   func transportOpened(_ id: ConnectionID, identity: (any Sendable)?, address: String) {
     let session = sessions.open(on: id, viewer: identity as? Viewer ?? .guest())
+    let sessions = self.sessions
     let connection = Connection(
       id: id, session: session, configuration: configuration, sink: sink, sessions: sessions,
-      topics: topics, uploads: uploads, address: address, pages: pages, metrics: metrics)
+      topics: topics, uploads: uploads, address: address, pages: pages, metrics: metrics, executor: executor,
+      onFinished: { connection in
+        // Its session, if still on this socket, waits the grace period for a resume.
+        sessions.disconnect(connection.session, from: id)
+      })
     connections.withLock { $0[id] = connection }
     sink.send(ServerMessage.hello(session: session.id), to: id)
-    Task {
-      await connection.run()
-      // Its session, if still on this socket, waits the grace period for a resume.
-      self.sessions.disconnect(connection.session, from: id)
-    }
   }
 
   /// Service thread.
@@ -95,12 +99,12 @@ final class ConnectionHub: TransportHandler, Sendable {
     }
   }
 
-  /// Service thread: the socket is gone. Its loop ends after queued messages.
+  /// Service thread: the socket is gone. Its messages still queued are handled first.
   func transportClosed(_ id: ConnectionID) {
     connections.withLock { $0.removeValue(forKey: id) }?.finish()
   }
 
-  /// Ends every message loop (the server is stopping; the sockets are closed).
+  /// Finishes every connection (the server is stopping; the sockets are closed).
   func finishAll() {
     let all = connections.withLock { connections in
       defer { connections = [:] }

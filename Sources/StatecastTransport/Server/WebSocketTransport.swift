@@ -8,8 +8,9 @@ import Foundation
 /// frames, never in sockets. Threading follows libwebsockets' `minimal-ws-server-threads`:
 /// one service thread runs `lws_service` and is the only thread that touches a
 /// connection; other threads queue frames under a lock and wake it with
-/// `lws_cancel_service`; it writes in `SERVER_WRITEABLE`. App code never runs on that
-/// thread except the ``TransportHandler``'s short calls.
+/// `lws_cancel_service`; it writes in `SERVER_WRITEABLE`. App code runs on that thread
+/// only in the ``TransportHandler``'s short calls and in tasks that prefer ``executor``
+/// (see ``ServiceExecutor``).
 ///
 ///     let transport = WebSocketTransport(configuration: configuration, handler: server)
 ///     let port = try transport.start()
@@ -24,7 +25,9 @@ package final class WebSocketTransport: Sendable {
   /// The state only the service thread touches.
   private let serviceState: ServiceThreadBound<ServiceSide>
   /// The thread that runs the event loop; service-thread-only code checks it in debug builds.
-  package let serviceThread = ServiceThread()
+  package let serviceThread: ServiceThread
+  /// The service thread as a task executor: where the server runs each socket's messages.
+  package let executor: ServiceExecutor
   let originPolicy: OriginPolicy
   let hostPolicy: HostPolicy
   let counters = TransportCounters()
@@ -59,8 +62,16 @@ package final class WebSocketTransport: Sendable {
   ///   - configuration: where to listen, what to serve, and the limits.
   ///   - handler: told about `/ws` connections on the service thread; kept until the
   ///     transport has stopped.
-  package init(configuration: TransportConfiguration, handler: any TransportHandler) {
+  ///   - executor: runs the jobs of tasks that prefer it on the service thread once the
+  ///     transport has started (the handler's tasks may be made with it before).
+  package init(
+    configuration: TransportConfiguration, handler: any TransportHandler,
+    executor: ServiceExecutor = ServiceExecutor()
+  ) {
     self.configuration = configuration
+    let serviceThread = executor.serviceThread
+    self.serviceThread = serviceThread
+    self.executor = executor
     table = ConnectionTable(
       highWatermark: configuration.outboundHighWatermark, hardLimit: configuration.outboundHardLimit,
       serviceThread: serviceThread)
@@ -110,11 +121,13 @@ package final class WebSocketTransport: Sendable {
       service.descriptorGuard = DescriptorGuard(limit: descriptors)
       let context = try ServerContext(
         configuration: configuration, publicDirectory: publicDirectory, callbacks: self)
-      table.attach(ContextWaker(context.context))
+      let waker = ContextWaker(context.context)
+      table.attach(waker)
       let port = context.port
       lifecycle.withLock { $0.boundPort = port }
       let handOver = ServiceThreadBound(context, serviceThread: serviceThread)
       let thread = Thread { [self] in
+        executor.begin(wake: { waker.wake() })
         runServiceLoop(handOver)
       }
       thread.name = "statecast-lws"
@@ -285,7 +298,12 @@ package final class WebSocketTransport: Sendable {
       }
       if context.serviceOnce() < 0 { break }
       checkLiveness()
+      // Jobs the turn's callbacks left (a socket's first message task, a closed
+      // socket's last one), and the frames they queued.
+      executor.runJobs()
+      wakeConnections()
     }
+    executor.end()
     table.detach()
     service.destroying = true
     context.destroy()

@@ -5,20 +5,23 @@ import Testing
 
 @testable import StatecastServer
 
-/// A connection's message loop against an in-memory sink whose congestion the test
+/// A connection's messages against an in-memory sink whose congestion the test
 /// chooses: the order of snapshots, patches and replies a browser receives.
 @Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
   let id = ConnectionID(rawValue: 1)
 
-  func makeConnection(sink: RecordingSink) -> (Connection, TopicRegistry) {
+  /// A connection, its topics, and a stream that ends when the connection has handled
+  /// every message after ``Connection/finish()``.
+  func makeConnection(sink: RecordingSink) -> (Connection, TopicRegistry, AsyncStream<Void>) {
     let route = Route.perSession("ticker", Ticker.self, dependencies: Probe())
     let topics = TopicRegistry(routes: route.topics, sink: sink, maxTopicsPerSession: 8)
     let sessions = SessionRegistry(topics: topics, gracePeriod: .seconds(30))
     let session = sessions.open(on: id, viewer: .guest())
+    let (finished, continuation) = AsyncStream<Void>.makeStream()
     let connection = Connection(
       id: id, session: session, configuration: ServerConfiguration(), sink: sink, sessions: sessions,
-      topics: topics)
-    return (connection, topics)
+      topics: topics, onFinished: { _ in continuation.finish() })
+    return (connection, topics, finished)
   }
 
   func message(_ json: JSON) -> Connection.Inbound {
@@ -29,8 +32,7 @@ import Testing
 
   @Test func noReplyOvertakesTheSnapshotThatCarriesItsEffect() async throws {
     let sink = RecordingSink()
-    let (connection, topics) = makeConnection(sink: sink)
-    let loop = Task { await connection.run() }
+    let (connection, topics, finished) = makeConnection(sink: sink)
     connection.receive(message(["op": "join", "ref": 0, "topic": "ticker"]))
     // The socket is congested from the first action's patch on: the topic skips the
     // next patches, and the replies must wait for the catch-up snapshot.
@@ -40,7 +42,7 @@ import Testing
         message(["op": "action", "ref": .int(Int64(ref)), "topic": "ticker", "action": ["increment": [:]]]))
     }
     connection.finish()
-    await loop.value
+    for await _ in finished {}
     let beforeDrain = sink.take(id)
     #expect(beforeDrain.map { $0["op"] } == ["snapshot", "reply", "patch"])
     #expect(beforeDrain[2]["ops"] == [["op": "replace", "path": "/count", "value": 1]])

@@ -12,6 +12,7 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
     switch event.reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
       // Reaches the protocol with lws' internal pipe connection and no session memory.
+      executor.runJobs()
       wakeConnections()
       pages.wakeFinished()
       return 0
@@ -54,7 +55,12 @@ extension WebSocketTransport: LibWebSocketsCallbacks {
       }
       return 0
     case LWS_CALLBACK_RECEIVE:
-      defer { wakeConnections() }
+      // The message's task runs here, at once: its patch and reply are queued before the
+      // socket is woken for writing, in this same turn of the loop.
+      defer {
+        executor.runJobs()
+        wakeConnections()
+      }
       return received(wsi, session: user, input, length)
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
       // The peer's close frame. After the server's own close frame it is the answer the

@@ -61,8 +61,10 @@ final class ServerContext {
     protocols[0].callback = statecastProtocolCallback
     protocols[0].per_session_data_size = MemoryLayout<statecast_session>.size
     // Each WebSocket keeps a receive buffer this large for as long as it is open; larger
-    // messages arrive in parts. Left at 0, lws would use `pt_serv_buf_size` (16 KiB here,
-    // for response headers): 16 KiB per idle socket.
+    // messages arrive in parts (lws still reads the socket into its 16 KiB per-thread
+    // buffer: a smaller receive buffer costs callbacks, not system calls). Left at 0, lws
+    // would use `pt_serv_buf_size` (16 KiB here, for response headers): 16 KiB per idle
+    // socket.
     protocols[0].rx_buffer_size = Self.receiveBufferSize
     // Sends stay cut at `pt_serv_buf_size`, as they were with no receive buffer size
     // (lws limits each send() to `tx_packet_size`, else to the receive buffer's size).
@@ -195,8 +197,10 @@ final class ServerContext {
   /// 4 KiB by default): a content security policy with many script hashes is longer.
   static let responseHeaderRoom = 16_384
 
-  /// The receive buffer of each WebSocket (see `rx_buffer_size`).
-  static let receiveBufferSize = 4_096
+  /// The receive buffer of each WebSocket (see `rx_buffer_size`): most client messages
+  /// (an action, a presence update) fit in one; a join's parameters or an upload's
+  /// chunk arrive in parts, assembled by the transport.
+  static let receiveBufferSize = 1_024
 
   /// How often lws' timers are checked on the epoll loop (see ``EpollEventLoop/startTick``).
   static let tickSeconds = 0.25

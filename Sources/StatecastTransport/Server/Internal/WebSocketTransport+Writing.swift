@@ -24,6 +24,8 @@ extension WebSocketTransport {
       return 0
     }
     var writes = 0
+    var corked: Int32?
+    defer { if let corked { TCPCork.release(corked) } }
     while true {
       switch table.nextWrite(for: id) {
       case .idle:
@@ -33,6 +35,7 @@ extension WebSocketTransport {
         return beginLingeringClose(wsi, session: session, code: close.code, reason: close.reason)
       case .frame(let frame, let drained, let more):
         let kind = frame.kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
+        if more && corked == nil { corked = TCPCork.hold(lws_get_socket_fd(wsi)) }
         if lws_write(wsi, frame.writablePayload, frame.count, kind) < 0 { return -1 }
         counters.wrote(bytes: frame.count)
         writes += 1
