@@ -27,7 +27,18 @@ extension StoreHost {
     guard canSend(request, decoded, action) else {
       throw ProtocolError(.forbidden, "this action is not allowed on \(topic)")
     }
-    let task = await store.send(embed(decoded, request.viewer), idempotencyKey: key)
+    let action = embed(decoded, request.viewer)
+    let task: StoreTask
+    if showsPresence {
+      // A room's change fans out (a diff per viewer, a frame to every member): reduced on
+      // the global executor, so that the service thread goes on writing meanwhile. A
+      // tab's own store reduces where the action arrived, on the service thread.
+      task = await withTaskExecutorPreference(globalConcurrentExecutor) {
+        await store.send(action, idempotencyKey: key)
+      }
+    } else {
+      task = await store.send(action, idempotencyKey: key)
+    }
     // A store without a commit function has nothing to wait for.
     guard store.isDurable else { return }
     do {

@@ -50,9 +50,9 @@ package final class ServiceExecutor: TaskExecutor, Sendable {
     if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
   }
 
-  /// The loop starts: from now on jobs run on the service thread, and `wake` makes the
-  /// loop turn (`lws_cancel_service`, callable from the service thread too). Service
-  /// thread.
+  /// The loop is about to start: from now on jobs run on the service thread, and `wake`
+  /// makes the loop turn (`lws_cancel_service`, callable from any thread while the
+  /// context exists). The starting thread, before the service thread runs.
   func begin(wake: @escaping @Sendable () -> Void) {
     state.withLock { $0.wake = wake }
   }

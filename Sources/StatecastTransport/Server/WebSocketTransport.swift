@@ -126,8 +126,9 @@ package final class WebSocketTransport: Sendable {
       let port = context.port
       lifecycle.withLock { $0.boundPort = port }
       let handOver = ServiceThreadBound(context, serviceThread: serviceThread)
+      // From here on, jobs queue for the service thread (they run once its loop turns).
+      executor.begin(wake: { waker.wake() })
       let thread = Thread { [self] in
-        executor.begin(wake: { waker.wake() })
         runServiceLoop(handOver)
       }
       thread.name = "statecast-lws"
