@@ -66,16 +66,27 @@ final class PageSessions: Sendable {
 
   /// Joins `pageTopics` in the session of a socket (a live navigation): their snapshots
   /// go to the socket as for any join, and are returned to render the page with.
+  ///
+  /// A topic the session holds already with the same params (the page being left binds
+  /// it too) is not joined again: its membership and store stay as they are, its patches
+  /// run on, and no second snapshot goes out. Such a topic is not rendered here: the
+  /// runtime binds the new page's elements to the mirror it holds, at its revision.
   func join(
     _ pageTopics: [PageTopic], session: String, viewer: Viewer, connection: ConnectionID, address: String
   ) async -> [String: RenderedTopic] {
     capture.tap(connection)
-    for topic in pageTopics {
+    for topic in pageTopics where !holds(topic, session: session) {
       try? await topics.join(
         topic.name, params: topic.params ?? .object(JSONObject()), session: session, viewer: viewer,
         connection: connection, address: address, events: true)
     }
     return capture.untap(connection)
+  }
+
+  /// Whether the session has joined `topic` with the params the page joins it with.
+  private func holds(_ topic: PageTopic, session: String) -> Bool {
+    guard let host = topics.host(topic.name, of: session) else { return false }
+    return host.joinParams(of: session) == (topic.params ?? .object(JSONObject()))
   }
 
   /// Whether one more page session may wait for its socket.
