@@ -86,7 +86,7 @@ def test_a_topic_both_pages_bind_keeps_its_membership_and_state(start_server, tm
     assert topic_frames(received_after, "counter", "snapshot") == [], received_after
     # Its patches ran on, one revision after another.
     revisions = [frame["rev"] for frame in topic_frames(received, "counter", "patch")]
-    assert len(revisions) == 4 and revisions == list(range(revisions[0], revisions[0] + 4)), revisions
+    assert len(revisions) >= 4 and revisions == list(range(revisions[0], revisions[0] + len(revisions))), revisions
     # The other page's topic was joined by the navigation to B and left on the way back.
     assert len(topic_frames(received_after, "recruitment", "snapshot")) == 1, received_after
     leaves = topic_frames(sent_after, "recruitment", "leave")

@@ -64,7 +64,9 @@ def test_a_signed_in_viewer_sees_their_own_view_and_no_other_viewer_sees_it(serv
     # Ada's own socket resumes it, from the rendered revision.
     rendered = page_data(body)["topics"][ROOM]["rev"]
     again = Client(server.ws_url, headers={"Cookie": ada_cookie})
+    again.states[ROOM], again.revs[ROOM] = view, rendered
     reply, _ = again.request({"op": "hello", "session": ada_session, "resume": {ROOM: rendered}})
     assert reply["resumed"] is True
+    assert again.states[ROOM]["myDraft"] == DRAFT
     again.close()
     ada.close()
