@@ -2608,6 +2608,9 @@ return;
 default:
 }
 }
+adoptParams(params) {
+this.#params = params;
+}
 markJoined() {
 this.#joinedHere = true;
 if (this.#status === "joining") {
@@ -2763,7 +2766,11 @@ for (const [name, rendered] of topics) if (!this.#topics.has(name)) this.#early.
 }
 seedJoined(topics) {
 for (const [name, rendered] of topics) {
-if (this.#topics.get(name)?.active) continue;
+const existing = this.#topics.get(name);
+if (existing?.active) {
+existing.adoptParams(rendered.params);
+continue;
+}
 this.#pendingLeaves.delete(name);
 const topic = this.#early.seed(name, rendered);
 topic.markJoined();
