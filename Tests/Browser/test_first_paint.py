@@ -1,7 +1,8 @@
 """Pages rendered with their first state, in Chromium: every demo page shows its state
 with JavaScript disabled; with it, the runtime resumes the rendered session (no join, no
 second snapshot) and the page answers at once; live navigation swaps pages over the one
-socket, with history, scroll and focus, and falls back to a normal load."""
+socket, with history, scroll and focus, and falls back to a normal load; a signed-in
+viewer's page shows that viewer's view and no one else's."""
 
 import json
 import re
