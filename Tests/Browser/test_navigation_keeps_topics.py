@@ -82,6 +82,15 @@ def test_a_topic_both_pages_bind_keeps_its_membership_and_state(start_server, tm
     sent_after, received_after = sent[before[0]:], received[before[1]:]
     navigates = [frame for frame in sent_after if frame.get("op") == "navigate"]
     assert len(navigates) == 2, sent_after
+    # Each page came rendered with the kept topic's current state, at the revision of
+    # the last patch the socket had been sent for it.
+    for navigate, count in zip(navigates, ("2", "3")):
+        at = next(i for i, frame in enumerate(received) if frame.get("op") == "reply" and frame.get("ref") == navigate["ref"])
+        html = received[at]["html"]
+        assert re.search(r'<output id="count"[^>]*>' + count + "</output>", html), html
+        data = json.loads(re.search(r'id="statecast-page">(.*?)</script>', html, re.S).group(1))
+        last = [frame["rev"] for frame in topic_frames(received[:at], "counter", "patch")][-1]
+        assert data["topics"]["counter"]["rev"] == last, (data, last)
     assert topic_frames(sent_after, "counter", "join", "leave") == [], sent_after
     assert topic_frames(received_after, "counter", "snapshot") == [], received_after
     # Its patches ran on, one revision after another.

@@ -34,17 +34,20 @@ async function joined(name, params) {
 test("a topic both pages join with the same params is kept: no leave, no join", async () => {
   const old = await joined("counter");
   const sent = network.socket.sent.length;
-  // The next page's data does not list it: the server kept it as it was.
-  client.adoptNavigated(new Map());
+  // The next page's data lists it at the revision the server rendered it at, with the
+  // same params: the server kept it as it was, and the mirror is ahead of that already.
+  network.socket.serverSend({ op: "patch", topic: "counter", rev: 5, ops: [{ op: "replace", path: "/count", value: 3 }] });
+  client.adoptNavigated(new Map([["counter", { rev: 4, state: { count: 2 } }]]));
   const next = client.join("counter");
   old.leave();
   await settle();
   assert.equal(next, old);
   assert.equal(next.status, "joined");
-  assert.deepEqual(next.state, { count: 2 });
-  assert.deepEqual(network.socket.sent.slice(sent), []);
-  network.socket.serverSend({ op: "patch", topic: "counter", rev: 5, ops: [{ op: "replace", path: "/count", value: 3 }] });
   assert.deepEqual(next.state, { count: 3 });
+  assert.equal(next.rev, 5);
+  assert.deepEqual(network.socket.sent.slice(sent), []);
+  network.socket.serverSend({ op: "patch", topic: "counter", rev: 6, ops: [{ op: "replace", path: "/count", value: 4 }] });
+  assert.deepEqual(next.state, { count: 4 });
 });
 
 test("a topic the server joined again with the next page's params is not joined once more", async () => {

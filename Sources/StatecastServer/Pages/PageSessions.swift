@@ -69,24 +69,25 @@ final class PageSessions: Sendable {
   ///
   /// A topic the session holds already with the same params (the page being left binds
   /// it too) is not joined again: its membership and store stay as they are, its patches
-  /// run on, and no second snapshot goes out. Such a topic is not rendered here: the
-  /// runtime binds the new page's elements to the mirror it holds, at its revision.
+  /// run on, and no second snapshot goes out. It is rendered with the view the socket's
+  /// frames left it at (``TopicHost/currentView(of:)``); when its host cannot tell, it
+  /// is not rendered, and the runtime renders it from the mirror it holds.
   func join(
     _ pageTopics: [PageTopic], session: String, viewer: Viewer, connection: ConnectionID, address: String
   ) async -> [String: RenderedTopic] {
     capture.tap(connection)
-    for topic in pageTopics where !holds(topic, session: session) {
+    var kept: [String: RenderedTopic] = [:]
+    for topic in pageTopics {
+      let params = topic.params ?? .object(JSONObject())
+      if let host = topics.host(topic.name, of: session), host.joinParams(of: session) == params {
+        kept[topic.name] = host.currentView(of: session)
+        continue
+      }
       try? await topics.join(
-        topic.name, params: topic.params ?? .object(JSONObject()), session: session, viewer: viewer,
-        connection: connection, address: address, events: true)
+        topic.name, params: params, session: session, viewer: viewer, connection: connection,
+        address: address, events: true)
     }
-    return capture.untap(connection)
-  }
-
-  /// Whether the session has joined `topic` with the params the page joins it with.
-  private func holds(_ topic: PageTopic, session: String) -> Bool {
-    guard let host = topics.host(topic.name, of: session) else { return false }
-    return host.joinParams(of: session) == (topic.params ?? .object(JSONObject()))
+    return capture.untap(connection).merging(kept) { joined, _ in joined }
   }
 
   /// Whether one more page session may wait for its socket.
