@@ -1823,6 +1823,8 @@ console.error(`statecast: ${attribute.name}="${attribute.value}": ${ (error).mes
 
 const PLACEHOLDER = /\{(?:(query|path)\.([^{}|]+)(?:\|([^{}]*))?|(browser))\}/g;
 const BROWSER_KEY = "statecast.browser";
+const BROWSER_COOKIE = "statecast_browser";
+const BROWSER_COOKIE_AGE = 400 * 24 * 60 * 60;
 function topicName(template, window) {
 if (!template.includes("{")) return template;
 const location = window?.location;
@@ -1863,10 +1865,18 @@ window.crypto.getRandomValues(bytes);
 id = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 storage.setItem(BROWSER_KEY, id);
 }
+mirrorInCookie(window, id);
 return id;
 } catch {
 return null;
 }
+}
+function mirrorInCookie(window, id) {
+const document = window?.document;
+if (!document || typeof document.cookie !== "string") return;
+if (document.cookie.split(/;\s*/).includes(`${BROWSER_COOKIE}=${id}`)) return;
+const secure = window?.location?.protocol === "https:" ? "; Secure" : "";
+document.cookie = `${BROWSER_COOKIE}=${id}; Path=/; Max-Age=${BROWSER_COOKIE_AGE}; SameSite=Lax${secure}`;
 }
 
 // ---- statecast/bindings/topic-view.js ----
@@ -2587,6 +2597,9 @@ return;
 default:
 }
 }
+adoptParams(params) {
+this.#params = params;
+}
 markJoined() {
 this.#joinedHere = true;
 if (this.#status === "joining") {
@@ -2742,7 +2755,11 @@ for (const [name, rendered] of topics) if (!this.#topics.has(name)) this.#early.
 }
 seedJoined(topics) {
 for (const [name, rendered] of topics) {
-if (this.#topics.get(name)?.active) continue;
+const existing = this.#topics.get(name);
+if (existing?.active) {
+existing.adoptParams(rendered.params);
+continue;
+}
 this.#pendingLeaves.delete(name);
 const topic = this.#early.seed(name, rendered);
 topic.markJoined();

@@ -3,7 +3,9 @@
  * declaratively: `data-sc-topic="counter/{query.room}"` joins `counter/team` at
  * `?room=team`. `{query.NAME}` is a query parameter, `{path.N}` the Nth segment of the
  * path (from 1, percent-decoded), `{browser}` an id of this browser, made at random
- * once and kept in `localStorage` (a list of one's own that survives reloads).
+ * once and kept in `localStorage` (a list of one's own that survives reloads), and
+ * mirrored in the cookie `statecast_browser` so that the server can render such a page
+ * on its `GET` (docs/FIRST_PAINT.md); `localStorage` stays the id's one source.
  * `{query.room|lobby}` falls back to `lobby`; without a fallback, a segment whose
  * placeholder has no value is left out with its slash, so the same page joins
  * `counter`, the tab's own, without the parameter. `early.js` resolves names the
@@ -21,11 +23,17 @@ const PLACEHOLDER = /\{(?:(query|path)\.([^{}|]+)(?:\|([^{}]*))?|(browser))\}/g;
 /** Where `{browser}` is kept. */
 export const BROWSER_KEY = "statecast.browser";
 
+/** The cookie that tells the server `{browser}` (`PageLocation.browserCookie` there). */
+export const BROWSER_COOKIE = "statecast_browser";
+
+/** How long the cookie lives: 400 days, the longest a browser keeps one. */
+const BROWSER_COOKIE_AGE = 400 * 24 * 60 * 60;
+
 /**
  * The topic a `data-sc-topic` value names in `window` (its `location`, and its
- * `localStorage` for `{browser}`).
+ * `localStorage` for `{browser}`, whose cookie it sets in its `document`).
  * @param {string} template
- * @param {{ location?: { pathname: string, search: string }, localStorage?: Storage, crypto?: Crypto } | undefined} window
+ * @param {BrowserWindow | undefined} window
  * @returns {string}
  */
 export function topicName(template, window) {
@@ -59,9 +67,20 @@ export function topicName(template, window) {
 }
 
 /**
+ * What names read of the page's window.
+ * @typedef {object} BrowserWindow
+ * @property {{ pathname: string, search: string, protocol?: string }} [location]
+ * @property {Storage} [localStorage]
+ * @property {Crypto} [crypto]
+ * @property {{ cookie: string }} [document]
+ */
+
+/**
  * This browser's id: 32 random hex digits, made once and kept in `localStorage`;
- * `null` without storage (a private mode that refuses it).
- * @param {{ localStorage?: Storage, crypto?: Crypto } | undefined} window
+ * `null` without storage (a private mode that refuses it). The cookie only mirrors
+ * it and is never read here: a cookie is shared with every port of the host, so
+ * another site there could plant one, and then its list would be this browser's.
+ * @param {BrowserWindow | undefined} window
  * @returns {string | null}
  */
 function browserID(window) {
@@ -76,8 +95,22 @@ function browserID(window) {
       id = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
       storage.setItem(BROWSER_KEY, id);
     }
+    mirrorInCookie(window, id);
     return id;
   } catch {
     return null;
   }
+}
+
+/**
+ * Sets the cookie that tells the server the browser's id, unless it holds it already.
+ * @param {BrowserWindow | undefined} window
+ * @param {string} id
+ */
+function mirrorInCookie(window, id) {
+  const document = window?.document;
+  if (!document || typeof document.cookie !== "string") return;
+  if (document.cookie.split(/;\s*/).includes(`${BROWSER_COOKIE}=${id}`)) return;
+  const secure = window?.location?.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `${BROWSER_COOKIE}=${id}; Path=/; Max-Age=${BROWSER_COOKIE_AGE}; SameSite=Lax${secure}`;
 }

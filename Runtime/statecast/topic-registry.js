@@ -98,12 +98,19 @@ export class TopicRegistry {
   /**
    * Makes the topics of a page that live navigation rendered: joined on this socket by
    * the `navigate`, so marked joined at once. A topic the client has already keeps its
-   * mirror (the navigation's snapshot reached it).
+   * mirror. The server lists such a topic only when it joined it again with the new
+   * page's params (one it holds with the same params it neither joins nor lists): the
+   * navigation's snapshot reached the mirror, and the topic takes those params, so
+   * that the page's binding does not join it once more.
    * @param {Map<string, import("./rendered-page.js").RenderedTopic>} topics
    */
   seedJoined(topics) {
     for (const [name, rendered] of topics) {
-      if (this.#topics.get(name)?.active) continue;
+      const existing = this.#topics.get(name);
+      if (existing?.active) {
+        existing.adoptParams(rendered.params);
+        continue;
+      }
       this.#pendingLeaves.delete(name);
       const topic = this.#early.seed(name, rendered);
       topic.markJoined();

@@ -297,6 +297,15 @@ export class Topic extends Emitter {
     }
   }
 
+  /**
+   * @internal The server joined the topic again with `params` (a live navigation to a
+   * page that joins it with other params): the page's own join then finds them.
+   * @param {Record<string, unknown> | undefined} params
+   */
+  adoptParams(params) {
+    this.#params = params;
+  }
+
   /** @internal The server accepted the join (or resumed the session holding it) on the current socket. */
   markJoined() {
     this.#joinedHere = true;

@@ -1,7 +1,8 @@
 """Pages rendered with their first state, in Chromium: every demo page shows its state
 with JavaScript disabled; with it, the runtime resumes the rendered session (no join, no
 second snapshot) and the page answers at once; live navigation swaps pages over the one
-socket, with history, scroll and focus, and falls back to a normal load."""
+socket, with history, scroll and focus, and falls back to a normal load; a signed-in
+viewer's page shows that viewer's view and no one else's."""
 
 import json
 import re
@@ -113,3 +114,36 @@ def test_live_navigation_falls_back_to_a_normal_load(server, open_page, problems
     page.click("#missing")
     expect(page).to_have_url(f"{server.origin}/no-such-page.html")
     assert page.evaluate("window.statecastMarker") is None
+
+
+def test_a_signed_in_viewer_sees_their_own_view_rendered_and_another_viewer_never_does(
+    server, browser, new_context, open_page_in
+):
+    """Signed in through signin.html as a person would; the pages are then read with
+    scripts off, so what shows is what the server rendered for that viewer."""
+    draft = "Ada private draft 6620"
+    people = {}
+    for name in ("Ada", "Bob"):
+        context = new_context()
+        page = open_page_in(context, f"{server.origin}/signin.html")
+        page.locator("#name").fill(name)
+        page.locator("#signin button[type=submit]").click()
+        expect(page).to_have_url(f"{server.origin}/", timeout=10_000)
+        people[name] = (context, page)
+    ada = people["Ada"][1]
+    ada.goto(f"{server.origin}/board.html?room=signed-in")
+    expect(ada.locator("#me")).to_have_text("Ada")
+    ada.locator("#draft").fill(draft)
+    expect(ada.locator("#add")).to_be_enabled()  # the server has the draft: canAdd follows it
+
+    for name, expected_draft in (("Ada", draft), ("Bob", "")):
+        plain = browser.new_context(storage_state=people[name][0].storage_state(), java_script_enabled=False)
+        try:
+            page = plain.new_page()
+            page.goto(f"{server.origin}/board.html?room=signed-in")
+            expect(page.locator("#me")).to_have_text(name)
+            expect(page.locator("#draft")).to_have_value(expected_draft)
+            if name != "Ada":
+                assert draft not in page.content()
+        finally:
+            plain.close()

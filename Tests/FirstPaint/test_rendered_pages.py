@@ -141,6 +141,39 @@ def test_navigate_renders_a_page_in_the_sockets_session(server):
     client.close()
 
 
+def receive_until(client, done):
+    """Reads the client's messages until `done()` (each read waits at most its timeout)."""
+    while not done():
+        client.recv()
+
+
+def test_navigate_to_a_page_of_a_room_the_socket_holds_keeps_it_and_renders_its_view(server):
+    client = Client(server.ws_url)
+    other = Client(server.ws_url)
+    client.join("board/keep")
+    other.join("board/keep")
+    reply, _ = other.action("board/keep", {"draftChanged": {"text": "kept item"}})
+    reply, _ = other.action("board/keep", {"addDraft": {}})
+    assert reply["status"] == "ok", reply
+    receive_until(client, lambda: any(item["title"] == "kept item" for item in client.states["board/keep"]["items"]))
+    reply, before = client.request({"op": "navigate", "path": "/board.html?room=keep"})
+    assert reply["status"] == "ok", reply
+    # Not joined again: no snapshot, and the page shows the view the socket has, at its
+    # revision, presence and all (as a snapshot carries it).
+    assert [m for m in before if m.get("op") == "snapshot"] == [], before
+    rendered = page_data(reply["html"])["topics"]["board/keep"]
+    assert rendered["rev"] == client.revs["board/keep"]
+    assert rendered["state"] == client.states["board/keep"]
+    assert len(rendered["state"]["presence"]) == 2
+    assert "kept item" in reply["html"]
+    # Its patches run on from there.
+    other.action("board/keep", {"draftChanged": {"text": "next"}})
+    other.action("board/keep", {"addDraft": {}})
+    receive_until(client, lambda: len(client.states["board/keep"]["items"]) == 2)
+    client.close()
+    other.close()
+
+
 def test_an_index_that_binds_a_topic_is_rendered_at_slash(start_server, tmp_path):
     public = tmp_path / "Public"
     shutil.copytree(ROOT / "Public", public)

@@ -46,6 +46,34 @@ test("{browser} is made once per browser and kept", () => {
   assert.equal(topicName("todos/{browser}", { location: window.location }), "todos", "no storage, no id");
 });
 
+test("{browser} is mirrored in a cookie for the server, never taken from one", () => {
+  const written = [];
+  const document = {
+    jar: "other=1; statecast_browser=ffffffffffffffffffffffffffffffff",
+    get cookie() {
+      return this.jar;
+    },
+    set cookie(value) {
+      written.push(value);
+      this.jar = `other=1; ${value.split(";")[0]}`;
+    },
+  };
+  const storage = memoryStorage();
+  const window = { location: { pathname: "/", search: "", protocol: "http:" }, localStorage: storage, crypto: /** @type {Crypto} */ (webcrypto), document };
+  const name = topicName("todos/{browser}", window);
+  // A cookie planted by another site of the host (cookies ignore ports) is not adopted.
+  assert.notEqual(name, "todos/ffffffffffffffffffffffffffffffff");
+  const id = name.slice("todos/".length);
+  assert.equal(storage.getItem(BROWSER_KEY), id);
+  assert.deepEqual(written, [`statecast_browser=${id}; Path=/; Max-Age=34560000; SameSite=Lax`]);
+  topicName("todos/{browser}", window);
+  assert.equal(written.length, 1, "a cookie holding the id is not written again");
+  window.location.protocol = "https:";
+  document.jar = "";
+  topicName("todos/{browser}", window);
+  assert.equal(written[1], `statecast_browser=${id}; Path=/; Max-Age=34560000; SameSite=Lax; Secure`);
+});
+
 test("the early snippet joins the names the runtime resolves", () => {
   const source = readFileSync(new URL("../../Runtime/statecast/early.js", import.meta.url), "utf8");
   for (const [template, pathname, search, expected] of CASES) {

@@ -186,6 +186,12 @@ final class ClusterRoomHost: TopicHost {
     return inner.joinParams(of: session)
   }
 
+  /// The store's, while this process owns the room; a room of another process cannot
+  /// tell without asking it (the runtime renders it from its own mirror).
+  func currentView(of session: String) -> RenderedTopic? {
+    store?.currentView(of: session)
+  }
+
   func savedState() -> (state: JSON, revision: Int)? { nil }
 
   func savedStateVersion() -> Int? { nil }

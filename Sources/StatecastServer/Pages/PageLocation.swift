@@ -12,6 +12,14 @@ struct PageLocation: Sendable, Equatable {
   var search: String
   /// The query's parameters, decoded, first value of each name first.
   var query: [(name: String, value: String)]
+  /// What `{browser}` names: the browser's id as its cookie ``browserCookie`` carries it,
+  /// `nil` without one (a first visit, a crawler, a cookie planted twice).
+  var browser: String?
+
+  /// The cookie in which the runtime mirrors the id it keeps in `localStorage` for
+  /// `{browser}` (`Runtime/statecast/topic-name.js`), so that a page naming a topic with
+  /// it can be rendered on its `GET`.
+  static let browserCookie = "statecast_browser"
 
   static func == (lhs: PageLocation, rhs: PageLocation) -> Bool {
     lhs.pathname == rhs.pathname && lhs.search == rhs.search
@@ -30,6 +38,16 @@ struct PageLocation: Sendable, Equatable {
     }
   }
 
+  /// The browser's id from the request's cookies: one ``browserCookie`` of 32 lowercase
+  /// hex digits, as the runtime makes them; anything else names no browser.
+  static func browserID(in request: UpgradeRequestInfo) -> String? {
+    let values = request.cookies(named: browserCookie)
+    guard values.count == 1, let id = values.first, id.utf8.count == 32,
+      id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+    else { return nil }
+    return id
+  }
+
   /// The first value of the query parameter `name`, as `URLSearchParams.get` gives it.
   func queryValue(_ name: String) -> String? {
     query.first { $0.name == name }?.value
@@ -41,11 +59,18 @@ struct PageLocation: Sendable, Equatable {
   }
 
   /// The topic a `data-sc-topic` value names at this address; `nil` when it takes
-  /// `{browser}` (an id kept in the browser's storage, unknown to the server): the
-  /// runtime joins such a topic itself.
+  /// `{browser}` and the request carried no browser id (the id the runtime keeps in the
+  /// browser's storage is then unknown here): the runtime joins such a topic itself.
   func topicName(_ template: String) -> String? {
     guard template.contains("{") else { return template }
-    if template.contains("{browser}") { return nil }
+    if template.contains("{browser}") {
+      guard let browser else { return nil }
+      return resolved(template.replacingOccurrences(of: "{browser}", with: browser))
+    }
+    return resolved(template)
+  }
+
+  private func resolved(_ template: String) -> String {
     let parts = pathname.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
     var kept: [String] = []
     for segment in template.split(separator: "/", omittingEmptySubsequences: false) {

@@ -34,13 +34,15 @@ final class PageService: Sendable {
 
   /// The page for a request, rendered.
   func answer(_ request: UpgradeHeaders) async -> PageAnswer {
-    let location = PageLocation(target: request.path)
+    var location = PageLocation(target: request.path)
     guard let file = file(for: location.pathname), let template = templates.template(at: file) else {
       return PageAnswer(status: 404, contentType: "text/plain", body: Array("not found".utf8))
     }
+    let info = UpgradeRequestInfo(request)
+    location.browser = PageLocation.browserID(in: info)
     let pageTopics = PageRenderer.topics(in: template.nodes, at: location)
     var viewer = Viewer.guest()
-    switch authenticate?(UpgradeRequestInfo(request)) {
+    switch authenticate?(info) {
     case .viewer(let signedIn)?: viewer = signedIn
     case .refused?: return PageAnswer(status: 200, body: Array(template.source.utf8))
     default: break

@@ -66,16 +66,28 @@ final class PageSessions: Sendable {
 
   /// Joins `pageTopics` in the session of a socket (a live navigation): their snapshots
   /// go to the socket as for any join, and are returned to render the page with.
+  ///
+  /// A topic the session holds already with the same params (the page being left binds
+  /// it too) is not joined again: its membership and store stay as they are, its patches
+  /// run on, and no second snapshot goes out. It is rendered with the view the socket's
+  /// frames left it at (``TopicHost/currentView(of:)``); when its host cannot tell, it
+  /// is not rendered, and the runtime renders it from the mirror it holds.
   func join(
     _ pageTopics: [PageTopic], session: String, viewer: Viewer, connection: ConnectionID, address: String
   ) async -> [String: RenderedTopic] {
     capture.tap(connection)
+    var kept: [String: RenderedTopic] = [:]
     for topic in pageTopics {
+      let params = topic.params ?? .object(JSONObject())
+      if let host = topics.host(topic.name, of: session), host.joinParams(of: session) == params {
+        kept[topic.name] = host.currentView(of: session)
+        continue
+      }
       try? await topics.join(
-        topic.name, params: topic.params ?? .object(JSONObject()), session: session, viewer: viewer,
-        connection: connection, address: address, events: true)
+        topic.name, params: params, session: session, viewer: viewer, connection: connection,
+        address: address, events: true)
     }
-    return capture.untap(connection)
+    return capture.untap(connection).merging(kept) { joined, _ in joined }
   }
 
   /// Whether one more page session may wait for its socket.

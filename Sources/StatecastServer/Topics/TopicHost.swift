@@ -67,6 +67,11 @@ protocol TopicHost: AnyObject, Sendable {
   /// Every member's join and socket (`nil` while it is away): the members a room of a
   /// cluster takes along when it moves to another process.
   func memberSockets() -> [(request: JoinRequest, connection: ConnectionID?)]
+  /// The member's view as the frames sent to its socket left it (the state a snapshot
+  /// would carry, and its revision), sending nothing: a live navigation renders with it
+  /// a topic the session keeps. `nil` when this host cannot tell (a room of another
+  /// process); the runtime then renders the topic from its own mirror.
+  func currentView(of session: String) -> RenderedTopic?
 }
 
 extension TopicHost {
@@ -82,4 +87,6 @@ extension TopicHost {
   var uploads: TopicUploads? { nil }
 
   func memberSockets() -> [(request: JoinRequest, connection: ConnectionID?)] { [] }
+
+  func currentView(of session: String) -> RenderedTopic? { nil }
 }

@@ -81,6 +81,26 @@ import Testing
     #expect(topics[0].params == ["path": "/board.html", "q": "team", "n": "$x"])
   }
 
+  @Test func aBrowserTopicIsNamedFromTheBrowsersCookie() {
+    let id = "00112233445566778899aabbccddeeff"
+    let nodes = HTMLTemplateParser.parse("<section data-sc-topic=\"todos/{browser}\"></section>")
+    func browser(_ cookie: String) -> String? {
+      PageLocation.browserID(in: UpgradeRequestInfo(path: "/", headers: ["cookie": cookie]))
+    }
+    #expect(browser("a=1; statecast_browser=\(id)") == id)
+    // Not one of the runtime's ids, or planted twice (another site of the host): none.
+    for cookie in [
+      "statecast_browser=\(id.uppercased())", "statecast_browser=\(id)0", "statecast_browser=../x",
+      "statecast_browser=\(id); statecast_browser=ffffffffffffffffffffffffffffffff", "other=\(id)",
+    ] {
+      #expect(browser(cookie) == nil, "\(cookie)")
+    }
+    var location = PageLocation(target: "/")
+    #expect(PageRenderer.topics(in: nodes, at: location).isEmpty)
+    location.browser = id
+    #expect(PageRenderer.topics(in: nodes, at: location).map(\.name) == ["todos/\(id)"])
+  }
+
   @Test func theParserKeepsItsPromisesOnLooseMarkup() {
     let nodes = HTMLTemplateParser.parse(
       "<ul><li>a<li>b</ul><select><option>x<option selected>y</select><p>z</div>")

@@ -176,6 +176,37 @@ def test_todos_survive_a_reload(page):
     expect(page.locator(".todo-count")).to_have_text("1 item left")
 
 
+def test_the_server_renders_the_list_so_it_shows_without_javascript(page, browser, server):
+    add(page, *TITLES[:2])
+    page.locator(".todo-list li .toggle").first.check()
+    expect(page.locator(".todo-list li.completed")).to_have_count(1)
+    # The same browser (its cookies) with scripts off: the page's GET shows its list.
+    context = browser.new_context(storage_state=page.context.storage_state(), java_script_enabled=False)
+    try:
+        plain = context.new_page()
+        response = plain.goto(server.origin + "/")
+        assert response.headers["cache-control"] == "private, no-store"
+        expect(plain.locator(".todoapp")).to_have_class(READY)
+        expect(plain.locator(".main")).to_be_visible()
+        expect(plain.locator(".todo-list li label")).to_have_text(TITLES[:2])
+        expect(plain.locator(".todo-list li").first).to_have_class(COMPLETED)
+        expect(plain.locator(".todo-count")).to_have_text("1 item left")
+        expect(plain.locator(".clear-completed")).to_be_visible()
+    finally:
+        context.close()
+    # With scripts, a reload resumes the rendered list rather than joining it afresh.
+    sent = []
+    page.on("websocket", lambda socket: socket.on("framesent", lambda payload: sent.append(payload)))
+    page.reload()
+    expect(page.locator(".todoapp")).to_have_class(READY)
+    expect(page.locator(".todo-list li label")).to_have_text(TITLES[:2])
+    page.locator(".new-todo").fill(TITLES[2])
+    page.locator(".new-todo").press("Enter")
+    expect(page.locator(".todo-list li label")).to_have_text(TITLES)
+    assert any('"op":"hello"' in frame and '"todos/' in frame for frame in sent), sent
+    assert not any('"op":"join"' in frame and '"todos/' in frame for frame in sent), sent
+
+
 def test_another_browser_has_its_own_list(page, browser, server):
     add(page, TITLES[0])
     other = browser.new_context().new_page()
