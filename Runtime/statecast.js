@@ -1748,9 +1748,9 @@ context.nestedTopic(element);
 return;
 }
 let ownsChildren = false;
-const attributes = Array.from( (element.attributes)).filter((attribute) =>
-attribute.name.startsWith("data-sc-"),
-);
+const attributes = (element.getAttributeNames())
+.filter((name) => name.startsWith("data-sc-"))
+.map((name) => ({ name, value: (element.getAttribute(name)) }));
 if (attributes.length > 0) {
 const model = attributes.find((attribute) => attribute.name === "data-sc-model");
 if (model) attempt(element, model, () => region.add(new ModelBinding(element, parseExpression(model.value), region)));
@@ -3148,10 +3148,11 @@ async navigate(href, options = {}) {
 const { client, document, window } = this.#host;
 const url = new URL(href, window.location.href);
 const generation = ++this.#generation;
+const page = withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
 if (options.push !== false) this.#remember();
 let html;
 try {
-html = await withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
+html = await page;
 } catch {
 if (generation === this.#generation) window.location.assign(url.href);
 return;
@@ -3233,7 +3234,7 @@ const node = (element);
 if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
 head.appendChild(document.importNode(node, true));
 }
-const body = document.importNode(next.body, true);
+const body = document.adoptNode(next.body);
 for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode( (script), true));
 document.body.replaceWith(body);
 }
@@ -3641,6 +3642,10 @@ const early = window.statecastEarlySocket;
 delete window.statecastEarlySocket;
 return early && typeof early === "object" && early.socket ? early : undefined;
 }
+function contentLoaded(window) {
+const entry = window.performance?.getEntriesByType?.("navigation")?.[0];
+return typeof entry?.domContentLoadedEventEnd === "number" && entry.domContentLoadedEventEnd > 0;
+}
 const client = new Client({
 url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
 early: inBrowser ? takeEarlySocket(window) : undefined,
@@ -3732,7 +3737,7 @@ requestFrame: (fn) => requestAnimationFrame(fn),
 .catch((error) => console.error("statecast: cannot load the debug panel", error));
 }
 };
-if (document.readyState === "complete") queueMicrotask(bindDocument);
+if (document.readyState === "complete" || contentLoaded(window)) queueMicrotask(bindDocument);
 else {
 document.addEventListener("DOMContentLoaded", bindDocument);
 window.addEventListener("load", bindDocument);

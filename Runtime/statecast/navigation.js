@@ -71,10 +71,13 @@ export class LiveNavigation {
     const { client, document, window } = this.#host;
     const url = new URL(href, window.location.href);
     const generation = ++this.#generation;
+    // The request goes out first; the page's scroll position and focus are recorded
+    // while the server renders the next page.
+    const page = withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
     if (options.push !== false) this.#remember();
     let html;
     try {
-      html = await withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
+      html = await page;
     } catch {
       if (generation === this.#generation) window.location.assign(url.href);
       return;
@@ -195,7 +198,8 @@ function swapDocument(document, next) {
     if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
     head.appendChild(document.importNode(node, true));
   }
-  const body = document.importNode(next.body, true);
+  // Adopted, not copied: the parsed page is not used again.
+  const body = document.adoptNode(next.body);
   // The new page's inline scripts in its head run too, after its body's.
   for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode(/** @type {any} */ (script), true));
   document.body.replaceWith(body);

@@ -10,6 +10,19 @@ final class PageTemplates: Sendable {
     var source: String
     var nodes: [HTMLNode]
     var modified: Date?
+    /// Header lines sent with the page: see ``runtimePreloads(for:)``.
+    var headers: [String]
+  }
+
+  /// The `Link` header that starts fetching the runtime's stylesheet and module with the
+  /// page, for a page that loads them through the early snippet. The snippet inserts
+  /// them only once it has been fetched and run, so without the header the stylesheet,
+  /// which holds the first paint, is requested one round trip late; with it both are
+  /// requested as soon as the response's headers arrive, alongside the page's own
+  /// stylesheets (docs/FIRST_PAINT.md, "A fast first paint").
+  static func runtimePreloads(for source: String) -> [String] {
+    guard source.contains("/statecast/early.js") else { return [] }
+    return ["Link: </statecast.css>; rel=preload; as=style, </statecast.js>; rel=modulepreload"]
   }
 
   private let reloads: Bool
@@ -27,7 +40,9 @@ final class PageTemplates: Sendable {
     if let cached, cached.modified == modified { return cached }
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
     let source = String(decoding: data, as: UTF8.self)
-    let template = Template(source: source, nodes: HTMLTemplateParser.parse(source), modified: modified)
+    let template = Template(
+      source: source, nodes: HTMLTemplateParser.parse(source), modified: modified,
+      headers: Self.runtimePreloads(for: source))
     cache.withLock { $0[path] = template }
     return template
   }

@@ -1759,9 +1759,9 @@ context.nestedTopic(element);
 return;
 }
 let ownsChildren = false;
-const attributes = Array.from( (element.attributes)).filter((attribute) =>
-attribute.name.startsWith("data-sc-"),
-);
+const attributes = (element.getAttributeNames())
+.filter((name) => name.startsWith("data-sc-"))
+.map((name) => ({ name, value: (element.getAttribute(name)) }));
 if (attributes.length > 0) {
 const model = attributes.find((attribute) => attribute.name === "data-sc-model");
 if (model) attempt(element, model, () => region.add(new ModelBinding(element, parseExpression(model.value), region)));
@@ -3159,10 +3159,11 @@ async navigate(href, options = {}) {
 const { client, document, window } = this.#host;
 const url = new URL(href, window.location.href);
 const generation = ++this.#generation;
+const page = withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
 if (options.push !== false) this.#remember();
 let html;
 try {
-html = await withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
+html = await page;
 } catch {
 if (generation === this.#generation) window.location.assign(url.href);
 return;
@@ -3244,7 +3245,7 @@ const node = (element);
 if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
 head.appendChild(document.importNode(node, true));
 }
-const body = document.importNode(next.body, true);
+const body = document.adoptNode(next.body);
 for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode( (script), true));
 document.body.replaceWith(body);
 }
@@ -3652,6 +3653,10 @@ const early = window.statecastEarlySocket;
 delete window.statecastEarlySocket;
 return early && typeof early === "object" && early.socket ? early : undefined;
 }
+function contentLoaded(window) {
+const entry = window.performance?.getEntriesByType?.("navigation")?.[0];
+return typeof entry?.domContentLoadedEventEnd === "number" && entry.domContentLoadedEventEnd > 0;
+}
 const client = new Client({
 url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
 early: inBrowser ? takeEarlySocket(window) : undefined,
@@ -3743,7 +3748,7 @@ requestFrame: (fn) => requestAnimationFrame(fn),
 .catch((error) => console.error("statecast: cannot load the debug panel", error));
 }
 };
-if (document.readyState === "complete") queueMicrotask(bindDocument);
+if (document.readyState === "complete" || contentLoaded(window)) queueMicrotask(bindDocument);
 else {
 document.addEventListener("DOMContentLoaded", bindDocument);
 window.addEventListener("load", bindDocument);
@@ -3902,11 +3907,14 @@ export default statecast;
   font-size: 0.875rem;
 }
 
-/* While the socket is down the page shows the last known state, visibly stale. */
+/* While the socket is down the page shows the last known state, visibly stale. Only
+   once that has lasted, as the banner: a page the server rendered is fresh while its
+   socket first opens, and a blip of the connection is not worth a flash of grey. */
 html.sc-disconnected [data-sc-topic].sc-ready,
 html.sc-connecting [data-sc-topic].sc-ready {
   opacity: 0.7;
   filter: saturate(0.4);
+  transition-delay: 0.4s;
 }
 
 .sc-loading {
