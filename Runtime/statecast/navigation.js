@@ -91,15 +91,19 @@ export class LiveNavigation {
     swapDocument(document, next);
     if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
     this.#shown = url.pathname + url.search;
+    const [x, y] = options.scroll ?? [0, 0];
+    window.scrollTo(x, y);
+    if (options.focus) restoreFocus(document, options.focus);
+    else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
+    // The server rendered the page with its state: it is painted first and bound after,
+    // so that binding it (and unbinding the old one) does not hold its first frame.
+    await nextPaint(window);
+    if (generation !== this.#generation) return;
     const unbindOld = this.#unbind;
     this.#unbind = this.#host.bind(document);
     unbindOld();
     this.#host.bound();
     runScripts(document);
-    const [x, y] = options.scroll ?? [0, 0];
-    window.scrollTo(x, y);
-    if (options.focus) restoreFocus(document, options.focus);
-    else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
   }
 
   /** Records the page's scroll position and focused link in its history entry. */
@@ -220,6 +224,28 @@ function runScripts(document) {
     fresh.textContent = script.textContent;
     script.replaceWith(fresh);
   }
+}
+
+/**
+ * Resolves once the browser has painted what the page shows now: after its next animation
+ * frame, or after 100 ms in a tab that paints no frames (hidden).
+ * @param {any} window
+ * @returns {Promise<void>}
+ */
+function nextPaint(window) {
+  return new Promise((resolve) => {
+    if (typeof window.requestAnimationFrame !== "function") {
+      window.setTimeout(resolve, 0);
+      return;
+    }
+    const fallback = window.setTimeout(resolve, 100);
+    window.requestAnimationFrame(() =>
+      window.setTimeout(() => {
+        window.clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
 }
 
 /**

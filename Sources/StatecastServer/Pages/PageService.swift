@@ -42,7 +42,8 @@ final class PageService: Sendable {
     var viewer = Viewer.guest()
     switch authenticate?(UpgradeRequestInfo(request)) {
     case .viewer(let signedIn)?: viewer = signedIn
-    case .refused?: return PageAnswer(status: 200, body: Array(template.source.utf8), headers: template.headers)
+    case .refused?:
+      return PageAnswer(status: 200, body: Array(template.source.utf8), headers: template.headers)
     default: break
     }
     guard !pageTopics.isEmpty else {

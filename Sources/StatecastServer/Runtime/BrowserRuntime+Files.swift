@@ -3176,15 +3176,17 @@ window.dispatchEvent(new window.Event("statecast:leave"));
 swapDocument(document, next);
 if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
 this.#shown = url.pathname + url.search;
+const [x, y] = options.scroll ?? [0, 0];
+window.scrollTo(x, y);
+if (options.focus) restoreFocus(document, options.focus);
+else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
+await nextPaint(window);
+if (generation !== this.#generation) return;
 const unbindOld = this.#unbind;
 this.#unbind = this.#host.bind(document);
 unbindOld();
 this.#host.bound();
 runScripts(document);
-const [x, y] = options.scroll ?? [0, 0];
-window.scrollTo(x, y);
-if (options.focus) restoreFocus(document, options.focus);
-else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
 }
 #remember() {
 const { window, document } = this.#host;
@@ -3259,6 +3261,21 @@ for (const { name, value } of Array.from( (script.attributes))) fresh.setAttribu
 fresh.textContent = script.textContent;
 script.replaceWith(fresh);
 }
+}
+function nextPaint(window) {
+return new Promise((resolve) => {
+if (typeof window.requestAnimationFrame !== "function") {
+window.setTimeout(resolve, 0);
+return;
+}
+const fallback = window.setTimeout(resolve, 100);
+window.requestAnimationFrame(() =>
+window.setTimeout(() => {
+window.clearTimeout(fallback);
+resolve();
+}, 0),
+);
+});
 }
 function withTimeout(promise, ms) {
 return new Promise((resolve, reject) => {
