@@ -14,15 +14,16 @@ final class PageTemplates: Sendable {
     var headers: [String]
   }
 
-  /// The `Link` header that starts fetching the runtime's stylesheet and module with the
-  /// page, for a page that loads them through the early snippet. The snippet inserts
-  /// them only once it has been fetched and run, so without the header the stylesheet,
-  /// which holds the first paint, is requested one round trip late; with it both are
-  /// requested as soon as the response's headers arrive, alongside the page's own
-  /// stylesheets (docs/FIRST_PAINT.md, "A fast first paint").
+  /// The `Link` header that starts fetching the runtime's stylesheet with the page, for a
+  /// page that loads the runtime through the early snippet. The snippet inserts the
+  /// stylesheet only once it has been fetched and run, so without the header the
+  /// stylesheet, which holds the first paint, is requested one round trip late. The
+  /// module is not preloaded: ready that early, it would run (and be compiled) in the
+  /// middle of the page's parsing, which it would only hold up (docs/FIRST_PAINT.md,
+  /// "A fast first paint").
   static func runtimePreloads(for source: String) -> [String] {
     guard source.contains("/statecast/early.js") else { return [] }
-    return ["Link: </statecast.css>; rel=preload; as=style, </statecast.js>; rel=modulepreload"]
+    return ["Link: </statecast.css>; rel=preload; as=style"]
   }
 
   private let reloads: Bool
