@@ -132,14 +132,20 @@ ECHO_SCRIPT = """<script>
 
 def with_markup_floors(public: pathlib.Path, pages: list[str]) -> pathlib.Path:
     """A copy of `public` with bench/NAME-echo.html for each demo page: the page without
-    the early snippet, the runtime and its own module scripts, with an echo socket."""
+    the early snippet, the runtime and its own module scripts (the runtime's stylesheet
+    kept), with an echo socket."""
     copy = pathlib.Path(tempfile.mkdtemp(prefix="statecast-bench-public-")) / "Public"
     shutil.copytree(public, copy)
     for name in pages:
         html = (public / f"{name}.html").read_text()
         html = re.sub(r"<script>(?:(?!</script>).)*statecastEarlySocket(?:(?!</script>).)*</script>\s*", "", html, flags=re.S)
         html = re.sub(r'<script type="module"[^>]*>.*?</script>\s*', "", html, flags=re.S)
-        assert "statecast.js" not in html and "statecastEarlySocket" not in html, f"{name}.html: update with_markup_floors"
+        # The early snippet loads the runtime: in its place, only the runtime's stylesheet,
+        # which the page's look builds on.
+        html = html.replace('<script src="/statecast/early.js"></script>', '<link rel="stylesheet" href="/statecast.css">')
+        assert "statecast.js" not in html and "statecast/early.js" not in html and "statecastEarlySocket" not in html, (
+            f"{name}.html: update with_markup_floors"
+        )
         (copy / "bench" / f"{name}-echo.html").write_text(html.replace("</body>", ECHO_SCRIPT))
     return copy
 

@@ -55,6 +55,16 @@ function takeEarlySocket(window) {
   return early && typeof early === "object" && early.socket ? early : undefined;
 }
 
+/**
+ * Whether the document's DOMContentLoaded has been dispatched (every deferred and module
+ * script of the page has run).
+ * @param {any} window
+ */
+function contentLoaded(window) {
+  const entry = window.performance?.getEntriesByType?.("navigation")?.[0];
+  return typeof entry?.domContentLoadedEventEnd === "number" && entry.domContentLoadedEventEnd > 0;
+}
+
 const client = new Client({
   url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
   early: inBrowser ? takeEarlySocket(window) : undefined,
@@ -222,8 +232,11 @@ if (inBrowser) {
     }
   };
   // Module scripts run before DOMContentLoaded, so a page's own module can join a topic
-  // with params (or register renderers) before the document is bound.
-  if (document.readyState === "complete") queueMicrotask(bindDocument);
+  // with params (or register renderers) before the document is bound. Loaded by the
+  // early snippet, this module usually runs after it: the page's own modules have run
+  // then, and waiting for `load` (the page's images, its async scripts) would only keep
+  // a page the server rendered from being interactive.
+  if (document.readyState === "complete" || contentLoaded(window)) queueMicrotask(bindDocument);
   else {
     document.addEventListener("DOMContentLoaded", bindDocument);
     window.addEventListener("load", bindDocument);

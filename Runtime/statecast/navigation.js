@@ -71,10 +71,13 @@ export class LiveNavigation {
     const { client, document, window } = this.#host;
     const url = new URL(href, window.location.href);
     const generation = ++this.#generation;
+    // The request goes out first; the page's scroll position and focus are recorded
+    // while the server renders the next page.
+    const page = withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
     if (options.push !== false) this.#remember();
     let html;
     try {
-      html = await withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
+      html = await page;
     } catch {
       if (generation === this.#generation) window.location.assign(url.href);
       return;
@@ -88,15 +91,19 @@ export class LiveNavigation {
     swapDocument(document, next);
     if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
     this.#shown = url.pathname + url.search;
+    const [x, y] = options.scroll ?? [0, 0];
+    window.scrollTo(x, y);
+    if (options.focus) restoreFocus(document, options.focus);
+    else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
+    // The server rendered the page with its state: it is painted first and bound after,
+    // so that binding it (and unbinding the old one) does not hold its first frame.
+    await nextPaint(window);
+    if (generation !== this.#generation) return;
     const unbindOld = this.#unbind;
     this.#unbind = this.#host.bind(document);
     unbindOld();
     this.#host.bound();
     runScripts(document);
-    const [x, y] = options.scroll ?? [0, 0];
-    window.scrollTo(x, y);
-    if (options.focus) restoreFocus(document, options.focus);
-    else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
   }
 
   /** Records the page's scroll position and focused link in its history entry. */
@@ -195,7 +202,8 @@ function swapDocument(document, next) {
     if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
     head.appendChild(document.importNode(node, true));
   }
-  const body = document.importNode(next.body, true);
+  // Adopted, not copied: the parsed page is not used again.
+  const body = document.adoptNode(next.body);
   // The new page's inline scripts in its head run too, after its body's.
   for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode(/** @type {any} */ (script), true));
   document.body.replaceWith(body);
@@ -216,6 +224,28 @@ function runScripts(document) {
     fresh.textContent = script.textContent;
     script.replaceWith(fresh);
   }
+}
+
+/**
+ * Resolves once the browser has painted what the page shows now: after its next animation
+ * frame, or after 100 ms in a tab that paints no frames (hidden).
+ * @param {any} window
+ * @returns {Promise<void>}
+ */
+function nextPaint(window) {
+  return new Promise((resolve) => {
+    if (typeof window.requestAnimationFrame !== "function") {
+      window.setTimeout(resolve, 0);
+      return;
+    }
+    const fallback = window.setTimeout(resolve, 100);
+    window.requestAnimationFrame(() =>
+      window.setTimeout(() => {
+        window.clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
 }
 
 /**

@@ -59,6 +59,9 @@ def test_the_runtime_resumes_the_rendered_session_instead_of_joining(server, con
     assert not [message for message in received if message.get("op") == "snapshot"], received
     replies = [message for message in received if message.get("op") == "reply" and message.get("ref") == hellos[0]["ref"]]
     assert replies and replies[0]["resumed"] is True
+    # The runtime's files are fetched once each (the stylesheet preloaded by the page's Link header).
+    fetched = page.evaluate("performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)")
+    assert fetched.count("/statecast.js") == 1 and fetched.count("/statecast.css") == 1, fetched
     assert problems.unexpected() == []
 
 

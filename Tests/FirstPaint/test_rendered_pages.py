@@ -34,6 +34,9 @@ def test_a_page_is_rendered_with_its_first_state_and_is_private(server):
     assert status == 200
     assert headers["Content-Type"].startswith("text/html")
     assert headers["Cache-Control"] == "private, no-store"
+    # The runtime's stylesheet, which holds the first paint, is fetched with the page, not
+    # after the early snippet that inserts it has been fetched and run.
+    assert headers["Link"] == "</statecast.css>; rel=preload; as=style"
     data = page_data(body)
     assert re.fullmatch(r"[0-9a-f]{32}", data["session"])
     topic = data["topics"]["counter/paint"]

@@ -92,9 +92,11 @@ export function scanElement(element, region, context, isViewRoot = false) {
     return;
   }
   let ownsChildren = false;
-  const attributes = Array.from(/** @type {ArrayLike<{ name: string, value: string }>} */ (element.attributes)).filter((attribute) =>
-    attribute.name.startsWith("data-sc-"),
-  );
+  // The names first: reading `element.attributes` makes the browser create an object for
+  // every attribute of every element, most of them not the runtime's.
+  const attributes = /** @type {string[]} */ (element.getAttributeNames())
+    .filter((name) => name.startsWith("data-sc-"))
+    .map((name) => ({ name, value: /** @type {string} */ (element.getAttribute(name)) }));
   if (attributes.length > 0) {
     const model = attributes.find((attribute) => attribute.name === "data-sc-model");
     if (model) attempt(element, model, () => region.add(new ModelBinding(element, parseExpression(model.value), region)));

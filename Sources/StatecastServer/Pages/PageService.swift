@@ -44,15 +44,18 @@ final class PageService: Sendable {
     var viewer = Viewer.guest()
     switch authenticate?(info) {
     case .viewer(let signedIn)?: viewer = signedIn
-    case .refused?: return PageAnswer(status: 200, body: Array(template.source.utf8))
+    case .refused?:
+      return PageAnswer(status: 200, body: Array(template.source.utf8), headers: template.headers)
     default: break
     }
-    guard !pageTopics.isEmpty else { return PageAnswer(status: 200, body: Array(template.source.utf8)) }
+    guard !pageTopics.isEmpty else {
+      return PageAnswer(status: 200, body: Array(template.source.utf8), headers: template.headers)
+    }
     let opened = await sessions.open(pageTopics, viewer: viewer, address: request.peerAddress)
     let html = PageRenderer.render(
       template.nodes, at: location, states: opened.states,
       pageData: opened.session.map { Self.pageData(session: $0, topics: pageTopics, states: opened.states) })
-    return PageAnswer(status: 200, body: Array(html.utf8))
+    return PageAnswer(status: 200, body: Array(html.utf8), headers: template.headers)
   }
 
   /// Live navigation: the page at `target` rendered in the socket's own session, its

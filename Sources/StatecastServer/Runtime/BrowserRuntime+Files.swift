@@ -1759,9 +1759,9 @@ context.nestedTopic(element);
 return;
 }
 let ownsChildren = false;
-const attributes = Array.from( (element.attributes)).filter((attribute) =>
-attribute.name.startsWith("data-sc-"),
-);
+const attributes = (element.getAttributeNames())
+.filter((name) => name.startsWith("data-sc-"))
+.map((name) => ({ name, value: (element.getAttribute(name)) }));
 if (attributes.length > 0) {
 const model = attributes.find((attribute) => attribute.name === "data-sc-model");
 if (model) attempt(element, model, () => region.add(new ModelBinding(element, parseExpression(model.value), region)));
@@ -3176,10 +3176,11 @@ async navigate(href, options = {}) {
 const { client, document, window } = this.#host;
 const url = new URL(href, window.location.href);
 const generation = ++this.#generation;
+const page = withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
 if (options.push !== false) this.#remember();
 let html;
 try {
-html = await withTimeout(client.navigate(url.pathname + url.search), NAVIGATE_TIMEOUT);
+html = await page;
 } catch {
 if (generation === this.#generation) window.location.assign(url.href);
 return;
@@ -3192,15 +3193,17 @@ window.dispatchEvent(new window.Event("statecast:leave"));
 swapDocument(document, next);
 if (options.push !== false) window.history.pushState({ statecast: entryState(null) }, "", url.href);
 this.#shown = url.pathname + url.search;
+const [x, y] = options.scroll ?? [0, 0];
+window.scrollTo(x, y);
+if (options.focus) restoreFocus(document, options.focus);
+else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
+await nextPaint(window);
+if (generation !== this.#generation) return;
 const unbindOld = this.#unbind;
 this.#unbind = this.#host.bind(document);
 unbindOld();
 this.#host.bound();
 runScripts(document);
-const [x, y] = options.scroll ?? [0, 0];
-window.scrollTo(x, y);
-if (options.focus) restoreFocus(document, options.focus);
-else if (url.hash && document.getElementById(url.hash.slice(1))) document.getElementById(url.hash.slice(1)).scrollIntoView();
 }
 #remember() {
 const { window, document } = this.#host;
@@ -3261,7 +3264,7 @@ const node = (element);
 if (node.localName === "link" && links.has(node.getAttribute("href"))) continue;
 head.appendChild(document.importNode(node, true));
 }
-const body = document.importNode(next.body, true);
+const body = document.adoptNode(next.body);
 for (const script of Array.from(next.head.querySelectorAll("script:not([src])"))) body.appendChild(document.importNode( (script), true));
 document.body.replaceWith(body);
 }
@@ -3275,6 +3278,21 @@ for (const { name, value } of Array.from( (script.attributes))) fresh.setAttribu
 fresh.textContent = script.textContent;
 script.replaceWith(fresh);
 }
+}
+function nextPaint(window) {
+return new Promise((resolve) => {
+if (typeof window.requestAnimationFrame !== "function") {
+window.setTimeout(resolve, 0);
+return;
+}
+const fallback = window.setTimeout(resolve, 100);
+window.requestAnimationFrame(() =>
+window.setTimeout(() => {
+window.clearTimeout(fallback);
+resolve();
+}, 0),
+);
+});
 }
 function withTimeout(promise, ms) {
 return new Promise((resolve, reject) => {
@@ -3669,6 +3687,10 @@ const early = window.statecastEarlySocket;
 delete window.statecastEarlySocket;
 return early && typeof early === "object" && early.socket ? early : undefined;
 }
+function contentLoaded(window) {
+const entry = window.performance?.getEntriesByType?.("navigation")?.[0];
+return typeof entry?.domContentLoadedEventEnd === "number" && entry.domContentLoadedEventEnd > 0;
+}
 const client = new Client({
 url: inBrowser ? socketURL(window.location) : "ws://localhost/ws",
 early: inBrowser ? takeEarlySocket(window) : undefined,
@@ -3760,7 +3782,7 @@ requestFrame: (fn) => requestAnimationFrame(fn),
 .catch((error) => console.error("statecast: cannot load the debug panel", error));
 }
 };
-if (document.readyState === "complete") queueMicrotask(bindDocument);
+if (document.readyState === "complete" || contentLoaded(window)) queueMicrotask(bindDocument);
 else {
 document.addEventListener("DOMContentLoaded", bindDocument);
 window.addEventListener("load", bindDocument);
@@ -3919,11 +3941,14 @@ export default statecast;
   font-size: 0.875rem;
 }
 
-/* While the socket is down the page shows the last known state, visibly stale. */
+/* While the socket is down the page shows the last known state, visibly stale. Only
+   once that has lasted, as the banner: a page the server rendered is fresh while its
+   socket first opens, and a blip of the connection is not worth a flash of grey. */
 html.sc-disconnected [data-sc-topic].sc-ready,
 html.sc-connecting [data-sc-topic].sc-ready {
   opacity: 0.7;
   filter: saturate(0.4);
+  transition-delay: 0.4s;
 }
 
 .sc-loading {

@@ -190,6 +190,10 @@ export class Element extends Node {
     return this.getAttribute(name) !== null;
   }
 
+  getAttributeNames() {
+    return this.attributes.map((attr) => attr.name);
+  }
+
   setAttribute(name, value) {
     const lower = name.toLowerCase();
     const existing = this.attributes.find((attr) => attr.name === lower);
