@@ -7,7 +7,7 @@
 /// diffed and its patch and reply queued inside the `RECEIVE` callback that read it, and
 /// written in the same turn of the loop. Handed to a worker thread instead, the action
 /// would cost two thread wake-ups (to the worker, and back through the loop's pipe),
-/// which made up most of its round trip.
+/// a good part of its round trip.
 ///
 /// What follows from it: code a preferring task runs must not block (a blocking call
 /// stalls every socket). Slow work belongs in a task of its own; a task created with
