@@ -31,8 +31,13 @@ enum ClientMessage: Sendable {
   static func parse(_ bytes: [UInt8], maxDepth: Int) -> (
     ref: Int64?, result: Result<ClientMessage, ProtocolError>
   ) {
-    guard let document = try? JSON(parsing: bytes, maxDepth: maxDepth), case .object(let fields) = document
-    else {
+    let document: JSON
+    do {
+      document = try JSON(parsing: bytes, maxDepth: maxDepth)
+    } catch {
+      return (nil, .failure(ProtocolError(.badJSON, "the message is not valid JSON: \(error)")))
+    }
+    guard case .object(let fields) = document else {
       return (nil, .failure(ProtocolError(.badJSON, "the message is not a JSON object")))
     }
     let ref: Int64

@@ -56,4 +56,27 @@ import Testing
     #expect(afterDrain.first?["state"]?["count"] == 3)
     #expect(afterDrain.dropFirst().map { $0["ref"] } == [1, 2, 3])
   }
+
+  /// Errors speak JSON to the client author: what was wrong with the text, or which
+  /// value should have been what, never Swift's decoder vocabulary.
+  @Test func malformedMessagesAreExplainedInTheWordsOfJSON() async throws {
+    let sink = RecordingSink()
+    let (connection, _, finished) = makeConnection(sink: sink)
+    connection.receive(message(["op": "join", "ref": 0, "topic": "ticker"]))
+    connection.receive(message(["op": "action", "ref": 1, "topic": "ticker", "action": .null]))
+    connection.receive(
+      message(["op": "action", "ref": 2, "topic": "ticker", "action": ["add": ["amount": "two"]]]))
+    connection.receive(.message(Array(String(repeating: "[", count: 200).utf8)))
+    connection.receive(.message(Array("[1]".utf8)))
+    connection.finish()
+    for await _ in finished {}
+    let errors = sink.take(id).filter { $0["status"] == "error" }.map {
+      ($0["error"]?["code"], $0["error"]?["message"])
+    }
+    #expect(errors.map(\.0) == ["bad_action", "bad_action", "bad_json", "bad_json"])
+    #expect(errors[0].1 == "the action is null; it should be an object")
+    #expect(errors[1].1 == "action.add.amount should be an integer")
+    #expect(errors[2].1?.stringValue?.hasPrefix("the message is not valid JSON: nesting deeper than") == true)
+    #expect(errors[3].1 == "the message is not a JSON object")
+  }
 }
