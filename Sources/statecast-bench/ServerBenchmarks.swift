@@ -34,6 +34,11 @@ private func runRoundTrips() async throws {
     _ in
     #"{"increment":{}}"#
   }
+  // The same trip without the view's part: an action the reducer answers with no change
+  // (no patch is sent).
+  let unchanged = try await measureActionRoundTrips(
+    url: url, topic: "counter", iterations: benchSize(20_000), answerIsPatched: false
+  ) { _ in #"{"cancelNthPrime":{}}"# }
   let table = try await measureActionRoundTrips(url: url, topic: "table", iterations: benchSize(5_000)) {
     ref in
     #"{"rename":{"index":\#(ref % BenchTable.rowCount),"title":"renamed \#(ref)"}}"#
@@ -61,15 +66,18 @@ private func runRoundTrips() async throws {
           ("× floor", "1.00"),
         ]),
       row("action → patch → reply (counter)", counter),
+      row("action → reply, no change (counter)", unchanged),
       row("action → patch → reply (10,000-row table, 1 field)", table),
     ])
 }
 
 /// Joins `topic` on a raw socket (like the floor's, so that both measure the server, not
 /// a client) and times each action from sending it to receiving its reply, which comes
-/// after the patch it caused. Returns the samples in nanoseconds, after a warm-up.
+/// after the patch it caused (with `answerIsPatched` false, the actions cause none; the
+/// store's own effects, such as loading the counter's favourites, may still send a few).
+/// Returns the samples in nanoseconds, after a warm-up.
 private func measureActionRoundTrips(
-  url: String, topic: String, iterations: Int, action: (Int) -> String
+  url: String, topic: String, iterations: Int, answerIsPatched: Bool = true, action: (Int) -> String
 ) async throws -> [Double] {
   let client = try WebSocketClient()
   let socket = try await client.connect(to: url, subprotocols: ["statecast.v1"])
@@ -109,7 +117,7 @@ private func measureActionRoundTrips(
     }
     if ref > warmup { samples.append(Double(nowNanoseconds() - started)) }
   }
-  guard patches >= iterations + warmup else {
+  guard answerIsPatched ? patches >= iterations + warmup : patches < 10 else {
     throw BenchmarkFailure("\(patches) patches for \(iterations + warmup) actions on \(topic)")
   }
   socket.close()

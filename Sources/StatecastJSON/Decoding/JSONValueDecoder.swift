@@ -22,7 +22,7 @@ public struct JSONValueDecoder {
   /// - Throws: `DecodingError` (`typeMismatch`, `keyNotFound`, `valueNotFound`,
   ///   `dataCorrupted`) with the coding path of the offending value.
   public func decode<T: Decodable>(_ type: T.Type, from json: JSON) throws -> T {
-    try ValueDecoder.decode(T.self, from: json, at: [], userInfo: userInfo)
+    try ValueDecoder.decode(T.self, from: json, in: nil, at: nil, userInfo: userInfo)
   }
 
   /// Parses UTF-8 bytes strictly (see ``JSON/init(parsing:maxDepth:)-(Collection<UInt8>,_)``)

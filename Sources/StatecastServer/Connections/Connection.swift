@@ -92,6 +92,10 @@ final class Connection: @unchecked Sendable {
   private var isClosing = false
   private var limiter: RateLimiter
   private var errorTimes: [ContinuousClock.Instant] = []
+  /// The topic this socket last acted on and its route's pattern, which `/metrics`
+  /// counts actions by: a socket acts on the same topic again and again, and matching
+  /// it against every route each time cost more than counting.
+  private var lastActionRoute: (topic: String, pattern: String?)?
 
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
@@ -230,7 +234,14 @@ final class Connection: @unchecked Sendable {
     _ message: ClientMessage?, _ error: ProtocolError.Code?, since started: ContinuousClock.Instant
   ) {
     var route: String?
-    if case .action(let topic, _, _) = message, error != .notJoined { route = topics.routePattern(of: topic) }
+    if case .action(let topic, _, _) = message, error != .notJoined {
+      if let last = lastActionRoute, last.topic == topic {
+        route = last.pattern
+      } else {
+        route = topics.routePattern(of: topic)
+        lastActionRoute = (topic, route)
+      }
+    }
     metrics?.replied(error, action: route, since: started)
   }
 

@@ -5,7 +5,15 @@ struct KeyedDecodingBox<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   var codingPath: [any CodingKey] { decoder.codingPath }
 
-  var allKeys: [Key] { object.members.compactMap { Key(stringValue: $0.key) } }
+  var allKeys: [Key] {
+    // A plain loop: `compactMap`'s closure runs unspecialized here (`Key` is the app's).
+    var keys: [Key] = []
+    keys.reserveCapacity(object.count)
+    for member in object.members {
+      if let key = Key(stringValue: member.key) { keys.append(key) }
+    }
+    return keys
+  }
 
   func contains(_ key: Key) -> Bool { object.index(forKey: key.stringValue) != nil }
 
@@ -20,7 +28,7 @@ struct KeyedDecodingBox<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return value
   }
 
-  private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
+  private func path(_ key: Key) -> [any CodingKey] { decoder.path(key) }
 
   func decodeNil(forKey key: Key) throws -> Bool { try value(for: key).isNull }
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -51,7 +59,7 @@ struct KeyedDecodingBox<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try ValueDecoder.decode(T.self, from: value(for: key), at: path(key), userInfo: decoder.userInfo)
+    try ValueDecoder.decode(T.self, from: value(for: key), in: decoder, at: key, userInfo: decoder.userInfo)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -66,15 +74,15 @@ struct KeyedDecodingBox<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func superDecoder() throws -> any Decoder {
     ValueDecoder(
-      value: object["super"] ?? .null, codingPath: codingPath + [JSONCodingKey.super],
-      userInfo: decoder.userInfo)
+      value: object["super"] ?? .null, parent: decoder, key: JSONCodingKey.super, userInfo: decoder.userInfo)
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: path(key), userInfo: decoder.userInfo)
+    ValueDecoder(
+      value: object[key.stringValue] ?? .null, parent: decoder, key: key, userInfo: decoder.userInfo)
   }
 
   private func child(_ key: Key) throws -> ValueDecoder {
-    ValueDecoder(value: try value(for: key), codingPath: path(key), userInfo: decoder.userInfo)
+    ValueDecoder(value: try value(for: key), parent: decoder, key: key, userInfo: decoder.userInfo)
   }
 }

@@ -28,6 +28,8 @@ struct SingleValueDecodingBox: SingleValueDecodingContainer {
   }
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try ValueDecoder.decode(T.self, from: value, at: codingPath, userInfo: decoder.userInfo)
+    // The value stays where this container's decoder is: same parent, same key.
+    try ValueDecoder.decode(
+      T.self, from: value, in: decoder.parent, at: decoder.key, userInfo: decoder.userInfo)
   }
 }

@@ -13,7 +13,8 @@ struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
   var count: Int? { elements.count }
   var isAtEnd: Bool { currentIndex >= elements.count }
 
-  private var path: [any CodingKey] { codingPath + [JSONCodingKey(index: currentIndex)] }
+  private var key: JSONCodingKey { JSONCodingKey(index: currentIndex) }
+  private var path: [any CodingKey] { decoder.path(key) }
 
   /// The next element, without advancing.
   private func peek(_ type: Any.Type) throws -> JSON {
@@ -24,8 +25,11 @@ struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
     return elements[currentIndex]
   }
 
-  private mutating func next<T>(_ type: T.Type, _ read: (JSON, [any CodingKey]) throws -> T) throws -> T {
-    let value = try read(try peek(T.self), path)
+  /// Reads the next element with `read`, which is given the element and its coding path
+  /// (built only if `read` asks for it, to report an error).
+  private mutating func next<T>(_ type: T.Type, _ read: (JSON, () -> [any CodingKey]) throws -> T) throws -> T
+  {
+    let value = try read(try peek(T.self), { path })
     currentIndex += 1
     return value
   }
@@ -36,14 +40,18 @@ struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
     return true
   }
 
-  mutating func decode(_ type: Bool.Type) throws -> Bool { try next(Bool.self, ValueDecoder.bool) }
+  mutating func decode(_ type: Bool.Type) throws -> Bool {
+    try next(Bool.self) { try ValueDecoder.bool($0, $1()) }
+  }
   mutating func decode(_ type: String.Type) throws -> String {
-    try next(String.self) { try ValueDecoder.string($0, $1) }
+    try next(String.self) { try ValueDecoder.string($0, $1()) }
   }
   mutating func decode(_ type: Double.Type) throws -> Double {
-    try next(Double.self) { try ValueDecoder.double($0, $1) }
+    try next(Double.self) { try ValueDecoder.double($0, $1()) }
   }
-  mutating func decode(_ type: Float.Type) throws -> Float { try next(Float.self, ValueDecoder.float) }
+  mutating func decode(_ type: Float.Type) throws -> Float {
+    try next(Float.self) { try ValueDecoder.float($0, $1()) }
+  }
   mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
   mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
   mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
@@ -56,32 +64,37 @@ struct UnkeyedDecodingBox: UnkeyedDecodingContainer {
   mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
   private mutating func integer<T: FixedWidthInteger>() throws -> T {
-    try next(T.self) { try ValueDecoder.integer(T.self, $0, $1) }
+    try next(T.self) { try ValueDecoder.integer(T.self, $0, $1()) }
   }
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    let userInfo = decoder.userInfo
-    return try next(T.self) { try ValueDecoder.decode(T.self, from: $0, at: $1, userInfo: userInfo) }
+    let (decoder, key) = (decoder, key)
+    return try next(T.self) { value, _ in
+      try ValueDecoder.decode(T.self, from: value, in: decoder, at: key, userInfo: decoder.userInfo)
+    }
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
     -> KeyedDecodingContainer<NestedKey>
   {
-    let userInfo = decoder.userInfo
-    return try next(KeyedDecodingContainer<NestedKey>.self) {
-      try ValueDecoder(value: $0, codingPath: $1, userInfo: userInfo).container(keyedBy: NestedKey.self)
+    let (decoder, key) = (decoder, key)
+    return try next(KeyedDecodingContainer<NestedKey>.self) { value, _ in
+      try ValueDecoder(value: value, parent: decoder, key: key, userInfo: decoder.userInfo)
+        .container(keyedBy: NestedKey.self)
     }
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    let userInfo = decoder.userInfo
-    return try next((any UnkeyedDecodingContainer).self) {
-      try ValueDecoder(value: $0, codingPath: $1, userInfo: userInfo).unkeyedContainer()
+    let (decoder, key) = (decoder, key)
+    return try next((any UnkeyedDecodingContainer).self) { value, _ in
+      try ValueDecoder(value: value, parent: decoder, key: key, userInfo: decoder.userInfo).unkeyedContainer()
     }
   }
 
   mutating func superDecoder() throws -> any Decoder {
-    let userInfo = decoder.userInfo
-    return try next((any Decoder).self) { ValueDecoder(value: $0, codingPath: $1, userInfo: userInfo) }
+    let (decoder, key) = (decoder, key)
+    return try next((any Decoder).self) { value, _ in
+      ValueDecoder(value: value, parent: decoder, key: key, userInfo: decoder.userInfo)
+    }
   }
 }

@@ -1,23 +1,32 @@
 /// A coding key for any string or array index: the keys of `JSON` objects when `JSON`
 /// itself is coded, and the array positions in coding paths of errors.
+///
+/// An array position is named only when asked (`Index 3`, as Foundation names it): the
+/// coders keep a key for every element they pass through, and read its name only to
+/// report an error. Small enough (24 bytes) to sit inside an `any CodingKey` without a box.
 struct JSONCodingKey: CodingKey, Sendable {
-  let stringValue: String
-  let intValue: Int?
+  /// The key's text; `nil` for an array position.
+  private let name: String?
+  /// The integer value, or `Int.min` for a key that has none.
+  private let number: Int
+
+  var stringValue: String { name ?? "Index \(number)" }
+  var intValue: Int? { number == .min ? nil : number }
 
   init(stringValue: String) {
-    self.stringValue = stringValue
-    self.intValue = nil
+    name = stringValue
+    number = .min
   }
 
   init(intValue: Int) {
-    self.stringValue = "\(intValue)"
-    self.intValue = intValue
+    name = "\(intValue)"
+    number = intValue
   }
 
-  /// The key of an array position, named as Foundation names it in coding paths.
+  /// The key of an array position.
   init(index: Int) {
-    self.stringValue = "Index \(index)"
-    self.intValue = index
+    name = nil
+    number = index
   }
 
   /// The conventional key of a super encoder or decoder.
