@@ -18,8 +18,9 @@ final class ClusterLink: Sendable {
   }
 
   private struct Waiting: Sendable {
-    /// Requests awaiting their answer, with the node each went to.
-    var pending: [Int64: (node: String, continuation: CheckedContinuation<Outcome, Never>)] = [:]
+    /// Requests awaiting their answer, with the node each went to and the room it is about.
+    var pending: [Int64: (node: String, room: String, continuation: CheckedContinuation<Outcome, Never>)] =
+      [:]
     var nextRef: Int64 = 0
     var outboxes: [String: Outbox] = [:]
   }
@@ -53,8 +54,8 @@ final class ClusterLink: Sendable {
     outbox.post(message)
   }
 
-  /// Sends the request `make(ref)` to `node` and waits for its answer.
-  func request(to node: String, _ make: (Int64) -> ClusterMessage) async -> Outcome {
+  /// Sends the request `make(ref)` about `room` to `node` and waits for its answer.
+  func request(to node: String, about room: String, _ make: (Int64) -> ClusterMessage) async -> Outcome {
     let ref = waiting.withLock {
       $0.nextRef += 1
       return $0.nextRef
@@ -68,7 +69,7 @@ final class ClusterLink: Sendable {
     }
     defer { timer.cancel() }
     return await withCheckedContinuation { continuation in
-      waiting.withLock { $0.pending[ref] = (node, continuation) }
+      waiting.withLock { $0.pending[ref] = (node, room, continuation) }
       post(message, to: node)
     }
   }
@@ -78,12 +79,14 @@ final class ClusterLink: Sendable {
     waiting.withLock { $0.pending.removeValue(forKey: ref) }?.continuation.resume(returning: outcome)
   }
 
-  /// `node` is gone (its heartbeat lapsed, or another node took its room over): the
-  /// requests waiting for its answers end now as ``Outcome/noAnswer`` instead of at
-  /// their timeout.
-  func abandonRequests(to node: String) {
+  /// `node` is gone (its heartbeat lapsed; `room` `nil`), or no longer runs `room`
+  /// (another node took it over): the requests waiting for its answers, about any room
+  /// or about `room`, end now as ``Outcome/noAnswer`` instead of at their timeout. A
+  /// node that lost one room still answers for its others.
+  func abandonRequests(to node: String, about room: String? = nil) {
     let abandoned = waiting.withLock { waiting in
-      let refs = waiting.pending.filter { $0.value.node == node }.keys
+      let refs = waiting.pending.filter { $0.value.node == node && (room == nil || $0.value.room == room) }
+        .keys
       return refs.compactMap { waiting.pending.removeValue(forKey: $0)?.continuation }
     }
     for continuation in abandoned { continuation.resume(returning: .noAnswer) }

@@ -12,7 +12,7 @@ extension ClusterRoomHost {
   func forwardAction(
     _ action: JSON, key: String?, from session: String, creator: RoomCreator?, to owner: String
   ) async throws(ProtocolError) -> Bool {
-    let outcome = await link.request(to: owner) { ref in
+    let outcome = await link.request(to: owner, about: topic) { ref in
       .action(
         ref: ref, node: link.id, room: topic, session: session, action: action, key: key, creator: creator)
     }
@@ -36,7 +36,7 @@ extension ClusterRoomHost {
     var owner = owner
     let deadline = ContinuousClock.now + link.requestTimeout
     while true {
-      let outcome = await link.request(to: owner) { ref in
+      let outcome = await link.request(to: owner, about: topic) { ref in
         .join(
           ref: ref, node: link.id, connection: connection.rawValue,
           request: ClusterMessage.RemoteJoin(request))

@@ -39,8 +39,9 @@ extension ClusterRoomHost {
         logger.info("a room moved to another process", metadata: ["topic": "\(topic)", "owner": "\(owner)"])
         rejoin(shared.withLock { Array($0.local.values) }, to: owner)
       case .abandonRequests(let node):
-        // Whatever still waits on the former owner will not be answered.
-        link.abandonRequests(to: node)
+        // What this room still waits on from its former owner will not be answered
+        // (that node may well answer for its other rooms).
+        link.abandonRequests(to: node, about: topic)
       case .announceTakeover:
         logger.info("this process took a room over", metadata: ["topic": "\(topic)"])
       case .closeStore(let store):
