@@ -117,13 +117,14 @@ final class ClusterRoomHost: TopicHost {
   // MARK: This process's members
 
   func attach(_ request: JoinRequest, connection: ConnectionID) async throws -> Bool {
-    let target = shared.withLock { shared -> Ownership.Target? in
-      guard !shared.ownership.isClosed else { return nil }
+    let (target, wasMember) = shared.withLock { shared -> (Ownership.Target?, Bool) in
+      guard !shared.ownership.isClosed else { return (nil, false) }
+      let wasMember = shared.local[request.session] != nil
       if case .owner = shared.ownership.target {
         shared.local[request.session] = LocalMember(
           request: request, connection: connection, lastConnection: connection)
       }
-      return shared.ownership.target
+      return (shared.ownership.target, wasMember)
     }
     // The session is on this process now, no longer on another one's socket.
     cluster.remotes.forget(session: request.session)
@@ -135,7 +136,14 @@ final class ClusterRoomHost: TopicHost {
       await close()
       return false
     case .owner(let owner):
-      try await forwardJoin(request, connection: connection, to: owner)
+      do {
+        try await forwardJoin(request, connection: connection, to: owner)
+      } catch {
+        // The member's join failed: it is no member here either, or it would be joined
+        // to the room's next owner and sent its frames, and keep the room open.
+        if !wasMember { _ = await remove(request.session) }
+        throw error
+      }
       return true
     }
   }

@@ -165,6 +165,29 @@ import Testing
     await a.stop()
   }
 
+  @Test func aMemberWhoseJoinTheOwnerNeverAnsweredIsNoMemberHere() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b"))
+    let onA = try await a.connect()
+    let onB = try await b.connect()
+    _ = try await onA.join("room/unanswered")
+    // The owner hears nothing while B's member joins: the join fails (in the request's
+    // time, 5 s).
+    cluster.loseMessages(to: "a")
+    await #expect(throws: (any Error).self) { _ = try await onB.join("room/unanswered") }
+    cluster.hear("a")
+    // The owner dies. Had the member whose join failed stayed in B's room, B would take
+    // the room over for it in its next upkeep round and send it the room's state; with
+    // nobody in the room on B, the room is left without an owner.
+    var rounds = cluster.heartbeats(of: "b").makeAsyncIterator()
+    cluster.kill("a")
+    for _ in 0..<2 { await rounds.next() }
+    #expect(cluster.holder("room/unanswered") == nil)
+    await b.stop()
+    await a.stop()
+  }
+
   @Test func framesOverTheBackplaneRoundTrip() {
     let messages: [ClusterMessage] = [
       .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),

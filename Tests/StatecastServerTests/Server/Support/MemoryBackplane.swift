@@ -13,9 +13,16 @@ final class MemoryCluster: @unchecked Sendable {
   private var dead: Set<String> = []
   private var deaf: Set<String> = []
   private let lossReports = AsyncStream<(node: String, payload: String)>.makeStream()
+  private var beatWatchers: [(node: String, continuation: AsyncStream<Void>.Continuation)] = []
 
   /// Every message lost on its way to a node that does not listen (``loseMessages(to:)``).
   var losses: AsyncStream<(node: String, payload: String)> { lossReports.stream }
+  /// Each heartbeat `node` writes from now on (the end of one of its upkeep rounds).
+  func heartbeats(of node: String) -> AsyncStream<Void> {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    lock.withLock { beatWatchers.append((node, continuation)) }
+    return stream
+  }
 
   func node(_ name: String) -> MemoryBackplane {
     let (stream, continuation) = AsyncStream<BackplaneEvent>.makeStream()
@@ -87,6 +94,7 @@ final class MemoryCluster: @unchecked Sendable {
     try lock.withLock {
       guard !dead.contains(node) else { throw Dead() }
       beats[node] = .now + ttl
+      for watcher in beatWatchers where watcher.node == node { watcher.continuation.yield() }
       return Set(beats.filter { $0.value > .now }.keys)
     }
   }
