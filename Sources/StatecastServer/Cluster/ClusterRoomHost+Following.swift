@@ -67,9 +67,17 @@ extension ClusterRoomHost {
 
   /// Joins each member to the owner again (a snapshot follows). One the owner cannot be
   /// reached for is tried again every second while it is still here on the same socket.
+  /// One that is away joins when it comes back (see ``LocalMember/mustJoinOwner``).
   func rejoin(_ members: [LocalMember], to owner: String) {
     for member in members {
-      guard let connection = member.connection else { continue }
+      guard let connection = member.connection else {
+        shared.withLock { shared in
+          if shared.local[member.request.session]?.connection == nil {
+            shared.local[member.request.session]?.mustJoinOwner = true
+          }
+        }
+        continue
+      }
       Task {
         var owner = owner
         while true {

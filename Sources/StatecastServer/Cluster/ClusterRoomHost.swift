@@ -31,6 +31,9 @@ final class ClusterRoomHost: TopicHost {
     var connection: ConnectionID?
     /// Its last socket, to attach it (as reconnecting) when this node takes over.
     var lastConnection: ConnectionID?
+    /// Away (no socket) when its members joined the room's new owner: the owner does not
+    /// know it, so it joins there when it comes back instead of resuming.
+    var mustJoinOwner = false
   }
 
   struct Shared: Sendable {
@@ -255,6 +258,12 @@ final class ClusterRoomHost: TopicHost {
     case nil, .closed: break
     case .store(let inner): inner.reattach(session, connection: connection, after: rev)
     case .owner(let owner):
+      let joining = shared.withLock { shared -> LocalMember? in
+        guard let member = shared.local[session], member.mustJoinOwner else { return nil }
+        shared.local[session]?.mustJoinOwner = false
+        return member
+      }
+      if let joining { return rejoin([joining], to: owner) }
       link.post(
         .reattach(node: link.id, room: topic, session: session, connection: connection.rawValue, rev: rev),
         to: owner)

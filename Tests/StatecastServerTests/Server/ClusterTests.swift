@@ -188,6 +188,38 @@ import Testing
     await a.stop()
   }
 
+  @Test func aMemberAwayWhileTheRoomChangedHandsJoinsTheNewOwnerWhenItComesBack() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b"))
+    let c = try ServerFixture.start(cluster: cluster.node("c"))
+    _ = try await a.connect().join("room/handover")
+    let onC = try await c.connect()
+    _ = try await onC.join("room/handover")
+    // B's member, on a raw socket: joins, then its socket goes away (the session waits).
+    let away = try await RawMember.connect(to: b.url, client: b.client)
+    try await away.join("room/handover")
+    away.socket.close()
+    // A dies and C takes the room over (B cannot take leases); B's members join C.
+    cluster.denyLeases(to: "b")
+    cluster.kill("a")
+    let onCState = try await onC.join("room/handover")
+    #expect(cluster.holder("room/handover") == "c")
+    var rounds = cluster.heartbeats(of: "b").makeAsyncIterator()
+    for _ in 0..<2 { await rounds.next() }
+    // The member comes back to B and resumes: C never had it, so it is joined there (a
+    // snapshot), and then sees C's changes.
+    let back = try await RawMember.connect(to: b.url, client: b.client)
+    try await back.resume(away.session, at: ["room/handover": away.revision])
+    try await onC.send(action: Ticker.ClientAction.add(amount: 7), to: "room/handover")
+    #expect(onCState.state?["count"] == 7)
+    #expect(try await back.waitForCount(7))
+    #expect(back.snapshots == 1, "joined at C: a snapshot, not patches C never had for it")
+    await c.stop()
+    await b.stop()
+    await a.stop()
+  }
+
   @Test func framesOverTheBackplaneRoundTrip() {
     let messages: [ClusterMessage] = [
       .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),

@@ -12,6 +12,7 @@ final class MemoryCluster: @unchecked Sendable {
   private var inboxes: [String: AsyncStream<BackplaneEvent>.Continuation] = [:]
   private var dead: Set<String> = []
   private var deaf: Set<String> = []
+  private var leaseless: Set<String> = []
   private let lossReports = AsyncStream<(node: String, payload: String)>.makeStream()
   private var beatWatchers: [(node: String, continuation: AsyncStream<Void>.Continuation)] = []
 
@@ -46,6 +47,12 @@ final class MemoryCluster: @unchecked Sendable {
     lock.withLock { _ = deaf.insert(node) }
   }
 
+  /// `node` cannot take leases (its attempts fail, as with the database unreachable):
+  /// decides which node takes a room over.
+  func denyLeases(to node: String) {
+    lock.withLock { _ = leaseless.insert(node) }
+  }
+
   func hear(_ node: String) {
     lock.withLock { _ = deaf.remove(node) }
   }
@@ -68,7 +75,7 @@ final class MemoryCluster: @unchecked Sendable {
 
   fileprivate func acquire(_ room: String, _ node: String, _ ttl: Duration) throws -> String {
     try lock.withLock {
-      guard !dead.contains(node) else { throw Dead() }
+      guard !dead.contains(node), !leaseless.contains(node) else { throw Dead() }
       if let lease = leases[room], lease.expires > .now, lease.node != node { return lease.node }
       leases[room] = (node, .now + ttl)
       return node
