@@ -4,12 +4,14 @@ import StatecastJSON
 /// The JSON diff engine on views of 100 to 100,000 rows (six fields each): encoding
 /// from scratch against Foundation, then the per-action cost of `JSONViewTracker`
 /// (encode + diff) for one changed field, one row inserted at the top, and every row
-/// changed, with the patch size next to the snapshot size.
+/// changed, with the patch size next to the snapshot size; decoding (a stored state
+/// restored, a client action) against Foundation's `JSONDecoder`.
 func runJSONBenchmarks() async throws {
   var encodeRows: [BenchRow] = []
   var actionRows: [BenchRow] = []
   var diffRows: [BenchRow] = []
   var parseRows: [BenchRow] = []
+  var decodeRows: [BenchRow] = [decodeActionRow()]
   for count in isQuickRun ? [100, 1_000] : [100, 1_000, 10_000, 100_000] {
     let iterations = isQuickRun ? 3 : max(5, min(200, 200_000 / count))
     let view = BenchView(rows: count)
@@ -46,6 +48,20 @@ func runJSONBenchmarks() async throws {
           ("JSON(parsing:)", formatDuration(nanoseconds: parse)),
           ("JSONSerialization", formatDuration(nanoseconds: foundationParse)),
           ("MB/s", String(format: "%.0f", Double(snapshotBytes.count) / parse * 1_000)),
+        ]))
+
+    // Decoding the view back, as a durable store's state is restored.
+    let decode = measure(iterations) { _ = try! JSONValueDecoder().decode(BenchView.self, from: snapshot) }
+    let foundationDecode = measure(iterations) {
+      _ = try! JSONDecoder().decode(BenchView.self, from: Data(snapshotBytes))
+    }
+    decodeRows.append(
+      BenchRow(
+        name: "a view of \(count) rows",
+        columns: [
+          ("JSONValueDecoder", formatDuration(nanoseconds: decode)),
+          ("JSONDecoder (from bytes)", formatDuration(nanoseconds: foundationDecode)),
+          ("speed-up", String(format: "%.1fx", foundationDecode / decode)),
         ]))
 
     // Per action: tracker.update (encode with cache + diff) on the changed view.
@@ -137,10 +153,37 @@ func runJSONBenchmarks() async throws {
   printTable("json: per action, JSONViewTracker.update = cached encode + diff (median)", actionRows)
   printTable("json: JSONPatch.diff alone on uncached documents (median)", diffRows)
   printTable("json: parse the snapshot (median)", parseRows)
+  printTable("json: decode (median; JSONValueDecoder from parsed JSON)", decodeRows)
+}
+
+/// A client action as a topic decodes it: `{"rename":{"index":…,"title":…}}`, 100,000
+/// times per run.
+private func decodeActionRow() -> BenchRow {
+  let count = isQuickRun ? 1_000 : 100_000
+  let json: JSON = ["rename": ["index": 42, "title": "Renamed task"]]
+  let bytes = Data(json.serialized())
+  let ours = measure(isQuickRun ? 3 : 9) {
+    for _ in 0..<count { _ = try! JSONValueDecoder().decode(BenchAction.self, from: json) }
+  }
+  let foundation = measure(isQuickRun ? 3 : 9) {
+    for _ in 0..<count { _ = try! JSONDecoder().decode(BenchAction.self, from: bytes) }
+  }
+  return BenchRow(
+    name: "a client action",
+    columns: [
+      ("JSONValueDecoder", formatDuration(nanoseconds: ours / Double(count))),
+      ("JSONDecoder (from bytes)", formatDuration(nanoseconds: foundation / Double(count))),
+      ("speed-up", String(format: "%.1fx", foundation / ours)),
+    ])
+}
+
+private enum BenchAction: Decodable {
+  case increment
+  case rename(index: Int, title: String)
 }
 
 /// One row of the benchmark view: six fields, as a typical table row.
-private struct BenchRow6: Encodable, Equatable, Sendable {
+private struct BenchRow6: Codable, Equatable, Sendable {
   var id: Int
   var title: String
   var done: Bool
@@ -158,7 +201,7 @@ private struct BenchRow6: Encodable, Equatable, Sendable {
   }
 }
 
-private struct BenchView: Encodable, Sendable {
+private struct BenchView: Codable, Sendable {
   var title = "Tasks"
   var filter = "all"
   var rows: [BenchRow6]
