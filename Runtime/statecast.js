@@ -1520,8 +1520,13 @@ update(scope) {
 const text = displayText(evaluate(this.expression, scope));
 if (text === this.shown) return;
 this.shown = text;
+if (this.element.textContent === text && hasOnlyText(this.element)) return;
 this.element.textContent = text;
 }
+}
+function hasOnlyText(element) {
+const first = element.firstChild;
+return first === null || (first.nodeType === 3 && first.nextSibling === null);
 }
 
 // ---- statecast/bindings/visibility-binding.js ----
@@ -3085,8 +3090,12 @@ this.emit("connectionstatechange", { state, previous, ...detail });
 // ---- statecast/connection-indicator.js ----
 
 const STATES = ["connected", "connecting", "disconnected"];
+const STALE_AFTER_MS = 400;
 function installConnectionIndicator(client, document) {
 const html = document.documentElement;
+let parts = null;
+let staleTimer = null;
+const make = () => {
 const banner = document.createElement("div");
 banner.className = "sc-banner";
 banner.setAttribute("role", "status");
@@ -3099,21 +3108,36 @@ retry.textContent = "Retry now";
 retry.addEventListener("click", () => client.retryNow());
 banner.append(label, retry);
 document.body.appendChild(banner);
+return { banner, label, retry };
+};
 const update = () => {
 const state = client.connectionState;
 for (const name of STATES) {
 const on = name === state;
 if (html.classList.contains(`sc-${name}`) !== on) html.classList.toggle(`sc-${name}`, on);
 }
-banner.hidden = state === "connected";
-label.textContent = client.everConnected ? "Reconnecting…" : "Connecting…";
-retry.hidden = state !== "disconnected";
+if (state === "connected") {
+if (staleTimer !== null) clearTimeout(staleTimer);
+staleTimer = null;
+if (html.classList.contains("sc-stale")) html.classList.remove("sc-stale");
+} else if (staleTimer === null && !html.classList.contains("sc-stale")) {
+staleTimer = setTimeout(() => {
+staleTimer = null;
+if (client.connectionState !== "connected") html.classList.add("sc-stale");
+}, STALE_AFTER_MS);
+}
+if (parts === null && state === "connected") return;
+parts ??= make();
+parts.banner.hidden = state === "connected";
+parts.label.textContent = client.everConnected ? "Reconnecting…" : "Connecting…";
+parts.retry.hidden = state !== "disconnected";
 };
 const stop = client.on("connectionstatechange", update);
 update();
 return () => {
 stop();
-banner.remove();
+if (staleTimer !== null) clearTimeout(staleTimer);
+parts?.banner.remove();
 };
 }
 
@@ -3156,7 +3180,6 @@ this.#host = host;
 this.#unbind = unbind;
 const { location, history } = host.window;
 this.#shown = location.pathname + location.search;
-history.replaceState({ ...(history.state ?? {}), statecast: entryState(history.state) }, "", location.href);
 if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 host.document.addEventListener("click", ( event) => this.#clicked(event));
 host.window.addEventListener("popstate", ( event) => this.#popped(event));

@@ -38,6 +38,16 @@ async function renderedPage() {
   return page;
 }
 
+test("binding a rendered page leaves the text the server rendered as it is", async () => {
+  const page = new TestPage(MARKUP);
+  const count = page.$("b");
+  const rendered = count.firstChild;
+  page.client.resumeRendered(/** @type {any} */ (parseRenderedPage(RENDERED)));
+  page.binder.bind(page.document);
+  assert.equal(count.textContent, "2");
+  assert.equal(count.firstChild, rendered, "the same text node: nothing for the browser to lay out again");
+});
+
 test("the first flight resumes the rendered session at the rendered revisions, and joins nothing", async () => {
   const page = await renderedPage();
   const socket = page.socket;

@@ -1531,8 +1531,13 @@ update(scope) {
 const text = displayText(evaluate(this.expression, scope));
 if (text === this.shown) return;
 this.shown = text;
+if (this.element.textContent === text && hasOnlyText(this.element)) return;
 this.element.textContent = text;
 }
+}
+function hasOnlyText(element) {
+const first = element.firstChild;
+return first === null || (first.nodeType === 3 && first.nextSibling === null);
 }
 
 // ---- statecast/bindings/visibility-binding.js ----
@@ -3096,8 +3101,12 @@ this.emit("connectionstatechange", { state, previous, ...detail });
 // ---- statecast/connection-indicator.js ----
 
 const STATES = ["connected", "connecting", "disconnected"];
+const STALE_AFTER_MS = 400;
 function installConnectionIndicator(client, document) {
 const html = document.documentElement;
+let parts = null;
+let staleTimer = null;
+const make = () => {
 const banner = document.createElement("div");
 banner.className = "sc-banner";
 banner.setAttribute("role", "status");
@@ -3110,21 +3119,36 @@ retry.textContent = "Retry now";
 retry.addEventListener("click", () => client.retryNow());
 banner.append(label, retry);
 document.body.appendChild(banner);
+return { banner, label, retry };
+};
 const update = () => {
 const state = client.connectionState;
 for (const name of STATES) {
 const on = name === state;
 if (html.classList.contains(`sc-${name}`) !== on) html.classList.toggle(`sc-${name}`, on);
 }
-banner.hidden = state === "connected";
-label.textContent = client.everConnected ? "Reconnecting…" : "Connecting…";
-retry.hidden = state !== "disconnected";
+if (state === "connected") {
+if (staleTimer !== null) clearTimeout(staleTimer);
+staleTimer = null;
+if (html.classList.contains("sc-stale")) html.classList.remove("sc-stale");
+} else if (staleTimer === null && !html.classList.contains("sc-stale")) {
+staleTimer = setTimeout(() => {
+staleTimer = null;
+if (client.connectionState !== "connected") html.classList.add("sc-stale");
+}, STALE_AFTER_MS);
+}
+if (parts === null && state === "connected") return;
+parts ??= make();
+parts.banner.hidden = state === "connected";
+parts.label.textContent = client.everConnected ? "Reconnecting…" : "Connecting…";
+parts.retry.hidden = state !== "disconnected";
 };
 const stop = client.on("connectionstatechange", update);
 update();
 return () => {
 stop();
-banner.remove();
+if (staleTimer !== null) clearTimeout(staleTimer);
+parts?.banner.remove();
 };
 }
 
@@ -3167,7 +3191,6 @@ this.#host = host;
 this.#unbind = unbind;
 const { location, history } = host.window;
 this.#shown = location.pathname + location.search;
-history.replaceState({ ...(history.state ?? {}), statecast: entryState(history.state) }, "", location.href);
 if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 host.document.addEventListener("click", ( event) => this.#clicked(event));
 host.window.addEventListener("popstate", ( event) => this.#popped(event));
@@ -3942,13 +3965,12 @@ export default statecast;
 }
 
 /* While the socket is down the page shows the last known state, visibly stale. Only
-   once that has lasted, as the banner: a page the server rendered is fresh while its
-   socket first opens, and a blip of the connection is not worth a flash of grey. */
-html.sc-disconnected [data-sc-topic].sc-ready,
-html.sc-connecting [data-sc-topic].sc-ready {
+   once that has lasted 0.4 s (sc-stale, set by the runtime), as the banner: a page the
+   server rendered is fresh while its socket first opens, and a blip of the connection
+   is not worth a flash of grey. */
+html.sc-stale [data-sc-topic].sc-ready {
   opacity: 0.7;
   filter: saturate(0.4);
-  transition-delay: 0.4s;
 }
 
 .sc-loading {
@@ -4009,8 +4031,13 @@ form.sc-loading button[type="submit"]::after {
   font: 500 0.875rem/1.4 var(--sc-font);
   box-shadow: 0 6px 24px rgb(0 0 0 / 0.18);
   transform: translateX(-50%);
-  /* A blip shorter than the delay never shows. */
-  animation: sc-banner-in 0.2s ease-out 0.4s both;
+  animation: sc-banner-in 0.2s ease-out both;
+}
+
+/* A blip shorter than 0.4 s never shows: until then the banner is not rendered at all
+   (nor animated, which would give it a compositing layer during the page's first frames). */
+html:not(.sc-stale) .sc-banner {
+  display: none;
 }
 
 .sc-banner::before {
