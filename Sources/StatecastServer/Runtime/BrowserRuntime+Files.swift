@@ -1266,9 +1266,33 @@ const own = dependenciesOf([expression]);
 this.dependencies = own.dependencies;
 this.usesIndex = own.usesIndex;
 this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
-for (const child of Array.from( (container.children))) {
-if (child.hasAttribute("data-sc-rendered")) container.removeChild(child);
+this.rendered = Array.from( (container.children)).filter((child) => child.hasAttribute("data-sc-rendered"));
 }
+adoptRendered(items, root) {
+const rendered = this.rendered;
+this.rendered = [];
+const size = this.template.content.children.length;
+if (size > 0 && rendered.length === items.length * size) {
+const rows = [];
+for (let index = 0; index < items.length; index++) {
+const key = this.keyOf(items[index], index, root);
+if (this.byKey.has(key)) break;
+const nodes = rendered.slice(index * size, (index + 1) * size);
+for (const node of nodes) node.removeAttribute("data-sc-rendered");
+const scope = this.rowScope(items[index], index, key);
+const region = new Region(scope);
+for (const node of nodes) this.scan(node, region, this.context);
+region.updateAll([""]);
+const row = { key, item: items[index], index, nodes, region, position: index };
+this.byKey.set(key, row);
+rows.push(row);
+}
+if (rows.length === items.length) return rows;
+for (const row of rows) row.region.dispose();
+this.byKey.clear();
+}
+for (const node of rendered) node.parentNode?.removeChild(node);
+return null;
 }
 update(scope, changed) {
 const value = evaluate(this.expression, scope);
@@ -1276,6 +1300,14 @@ const items = Array.isArray(value) ? value : [];
 const old = this.rows;
 const root = scope.root;
 this.root = root;
+if (this.rendered.length > 0) {
+const adopted = this.adoptRendered(items, root);
+if (adopted !== null) {
+this.rows = adopted;
+this.reselect();
+return;
+}
+}
 const rootTouched = this.rootDependencies.some((watched) => changed.some((pointer) => touches(watched, pointer)));
 let start = 0;
 while (start < old.length && start < items.length && old[start].item === items[start]) {
