@@ -226,6 +226,21 @@ def load(context, url: str) -> dict:
         with page.expect_console_message(lambda message: message.text == "statecast-bench: interactive", timeout=15_000):
             page.goto(url, wait_until="commit")
         page.wait_for_load_state("load")
+        # The first contentful paint's entry is added once the compositor reports the
+        # frame presented, which can be after the page is live and loaded: wait for it
+        # (a page live before its paint was otherwise counted as shown when live).
+        page.evaluate(
+            """() => new Promise((resolve) => {
+              if (performance.getEntriesByName("first-contentful-paint").length) return resolve();
+              new PerformanceObserver((list, observer) => {
+                if (list.getEntriesByName("first-contentful-paint").length) {
+                  observer.disconnect();
+                  resolve();
+                }
+              }).observe({ type: "paint", buffered: true });
+              setTimeout(resolve, 5000);
+            })"""
+        )
         return page.evaluate(
             """() => {
               const navigation = performance.getEntriesByType("navigation")[0];

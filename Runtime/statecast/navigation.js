@@ -54,8 +54,9 @@ export class LiveNavigation {
     this.#unbind = unbind;
     const { location, history } = host.window;
     this.#shown = location.pathname + location.search;
-    // The first entry is the app's too: Back to it swaps it in live.
-    history.replaceState({ ...(history.state ?? {}), statecast: entryState(history.state) }, "", location.href);
+    // The first entry becomes the app's (Back to it swaps it in live) when the first live
+    // navigation leaves it (#remember): marking it here cost a history update (2-3 ms in a
+    // fresh renderer) in the task that makes a rendered page interactive.
     if ("scrollRestoration" in history) history.scrollRestoration = "manual";
     host.document.addEventListener("click", (/** @type {any} */ event) => this.#clicked(event));
     host.window.addEventListener("popstate", (/** @type {any} */ event) => this.#popped(event));

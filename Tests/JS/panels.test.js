@@ -37,6 +37,40 @@ test("the indicator puts exactly one state class on <html> and shows the banner 
   assert.equal(retry.hidden, true);
 });
 
+test("a page bound while connected gets its banner only once the connection drops", async () => {
+  const page = new TestPage(`<main></main>`);
+  page.client.start();
+  page.socket.hello("s1");
+  await settle();
+  installConnectionIndicator(page.client, page.document);
+  assert.deepEqual(htmlStates(page), ["sc-connected"]);
+  assert.equal(page.$(".sc-banner"), null, "nothing added to the page while connected");
+  page.socket.serverClose(1006);
+  assert.deepEqual(htmlStates(page), ["sc-disconnected"]);
+  const banner = page.$(".sc-banner");
+  assert.equal(banner.hidden, false);
+  assert.equal(banner.querySelector("span").textContent, "Reconnecting…");
+});
+
+test("the page is marked stale only once it has been without its connection for 0.4 s", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const page = new TestPage(`<main></main>`);
+  page.client.start();
+  installConnectionIndicator(page.client, page.document);
+  const stale = () => page.document.documentElement.classList.contains("sc-stale");
+  assert.deepEqual(htmlStates(page), ["sc-connecting"]);
+  t.mock.timers.tick(399);
+  assert.equal(stale(), false, "a socket still opening is not stale yet");
+  page.socket.hello("s1");
+  await settle();
+  t.mock.timers.tick(400);
+  assert.equal(stale(), false, "connected in time: never stale");
+  page.socket.serverClose(1006);
+  t.mock.timers.tick(400);
+  assert.equal(stale(), true);
+  assert.deepEqual(htmlStates(page), ["sc-disconnected"]);
+});
+
 test("the debug panel logs messages with revisions and sizes and shows the state as a tree", async () => {
   const page = new TestPage(`<main data-sc-topic="counter"><b data-sc-text="count"></b></main>`);
   const frames = [];

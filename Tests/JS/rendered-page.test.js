@@ -1,6 +1,6 @@
 // A page the server rendered: the runtime starts from the rendered state, resumes the
 // session the page's request opened with the rendered revisions (no join, no second
-// snapshot), replaces the rendered list rows with its own, and falls back to joining
+// snapshot), binds the rendered list rows where they are, and falls back to joining
 // when the session is gone.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
@@ -37,6 +37,35 @@ async function renderedPage() {
   await settle();
   return page;
 }
+
+test("binding a rendered page leaves the text the server rendered as it is", async () => {
+  const page = new TestPage(MARKUP);
+  const count = page.$("b");
+  const rendered = count.firstChild;
+  page.client.resumeRendered(/** @type {any} */ (parseRenderedPage(RENDERED)));
+  page.binder.bind(page.document);
+  assert.equal(count.textContent, "2");
+  assert.equal(count.firstChild, rendered, "the same text node: nothing for the browser to lay out again");
+});
+
+test("a list binds the rows the server rendered where they are, one per item, and replaces them otherwise", async () => {
+  const page = new TestPage(MARKUP);
+  const rows = page.$$("li");
+  page.client.resumeRendered(/** @type {any} */ (parseRenderedPage(RENDERED)));
+  page.binder.bind(page.document);
+  assert.deepEqual(page.$$("li"), rows, "the very same elements, in place");
+  assert.ok(rows.every((li) => !li.hasAttribute("data-sc-rendered")));
+  assert.ok(rows.every((li, index) => li.firstChild.data === ["Milk", "Eggs"][index]));
+
+  const stale = new TestPage(MARKUP);
+  const staleRows = stale.$$("li");
+  const three = JSON.parse(RENDERED);
+  three.topics.todos.state.todos.push({ id: 3, title: "Tea" });
+  stale.client.resumeRendered(/** @type {any} */ (parseRenderedPage(JSON.stringify(three))));
+  stale.binder.bind(stale.document);
+  assert.deepEqual(stale.$$("li").map((li) => li.textContent), ["Milk", "Eggs", "Tea"]);
+  assert.ok(stale.$$("li").every((li) => !staleRows.includes(li)), "rows that do not match the state are replaced");
+});
 
 test("the first flight resumes the rendered session at the rendered revisions, and joins nothing", async () => {
   const page = await renderedPage();

@@ -63,11 +63,45 @@ export class ListBinding {
     this.dependencies = own.dependencies;
     this.usesIndex = own.usesIndex;
     this.rootDependencies = [...own.rootDependencies, ...templateRootDependencies(template.content)];
-    // Rows the server rendered the page with: the list renders its own from the same
-    // state when it is first updated, in the same task, so nothing flickers.
-    for (const child of Array.from(/** @type {ArrayLike<any>} */ (container.children))) {
-      if (child.hasAttribute("data-sc-rendered")) container.removeChild(child);
+    /** @type {any[]} the elements of the rows the server rendered the page with, until the first update */
+    this.rendered = Array.from(/** @type {ArrayLike<any>} */ (container.children)).filter((child) => child.hasAttribute("data-sc-rendered"));
+  }
+
+  /**
+   * The rows the server rendered, taken as the list's own on its first update when they
+   * are one per item (the server renders a row per item, each the template's elements):
+   * bound where they are instead of being replaced, so that the browser has nothing to
+   * lay out and paint again while it paints the page's first frames. Otherwise they are
+   * removed and the list renders its own, in the same task, so nothing flickers.
+   * @param {unknown[]} items
+   * @param {unknown} root
+   * @returns {Row[] | null}
+   */
+  adoptRendered(items, root) {
+    const rendered = this.rendered;
+    this.rendered = [];
+    const size = this.template.content.children.length;
+    if (size > 0 && rendered.length === items.length * size) {
+      const rows = [];
+      for (let index = 0; index < items.length; index++) {
+        const key = this.keyOf(items[index], index, root);
+        if (this.byKey.has(key)) break;
+        const nodes = rendered.slice(index * size, (index + 1) * size);
+        for (const node of nodes) node.removeAttribute("data-sc-rendered");
+        const scope = this.rowScope(items[index], index, key);
+        const region = new Region(scope);
+        for (const node of nodes) this.scan(node, region, this.context);
+        region.updateAll([""]);
+        const row = { key, item: items[index], index, nodes, region, position: index };
+        this.byKey.set(key, row);
+        rows.push(row);
+      }
+      if (rows.length === items.length) return rows;
+      for (const row of rows) row.region.dispose();
+      this.byKey.clear();
     }
+    for (const node of rendered) node.parentNode?.removeChild(node);
+    return null;
   }
 
   /**
@@ -80,6 +114,14 @@ export class ListBinding {
     const old = this.rows;
     const root = scope.root;
     this.root = root;
+    if (this.rendered.length > 0) {
+      const adopted = this.adoptRendered(items, root);
+      if (adopted !== null) {
+        this.rows = adopted;
+        this.reselect();
+        return;
+      }
+    }
     const rootTouched = this.rootDependencies.some((watched) => changed.some((pointer) => touches(watched, pointer)));
 
     // Most patches change a few rows: rows whose item is the very same object at both

@@ -36,6 +36,19 @@ export class TextBinding {
     const text = displayText(evaluate(this.expression, scope));
     if (text === this.shown) return;
     this.shown = text;
+    if (this.element.textContent === text && hasOnlyText(this.element)) return;
     this.element.textContent = text;
   }
+}
+
+/**
+ * Whether the element holds nothing but one text node (or nothing): then a text equal to
+ * the one to show is already shown as `textContent` would show it. A page the server
+ * rendered is bound without touching the text it rendered, which would have the browser
+ * lay out and paint that text again while it paints the page's first frames.
+ * @param {any} element
+ */
+function hasOnlyText(element) {
+  const first = element.firstChild;
+  return first === null || (first.nodeType === 3 && first.nextSibling === null);
 }

@@ -9,8 +9,8 @@ import StatecastJSON
 /// function), `data-sc-location`, event bindings, nested topic elements (the runtime
 /// joins them). A binding the runtime would refuse (unparsable, an event-handler
 /// attribute) is left as written, as the runtime leaves it. Rows rendered for a
-/// `data-sc-each` carry `data-sc-rendered`, so that the runtime replaces them with its
-/// own rows when it binds the list.
+/// `data-sc-each` carry `data-sc-rendered`, so that the runtime binds them as its rows
+/// when it binds the list (or replaces them, should they not be one per item).
 struct BindingRenderer {
   /// The marker on each top-level element of a rendered list row.
   static let renderedRowAttribute = "data-sc-rendered"

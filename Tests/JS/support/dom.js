@@ -116,6 +116,10 @@ export class Text extends Node {
     this.data = data;
   }
 
+  get nodeType() {
+    return 3;
+  }
+
   get textContent() {
     return this.data;
   }
@@ -170,6 +174,10 @@ class ClassList {
 }
 
 export class Element extends Node {
+  get nodeType() {
+    return 1;
+  }
+
   constructor(ownerDocument, localName) {
     super(ownerDocument);
     this.localName = localName.toLowerCase();
