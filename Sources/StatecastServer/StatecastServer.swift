@@ -188,6 +188,10 @@ public final class StatecastServer: Service, Sendable {
     return port
   }
 
+  /// The CPU time the transport's service thread has used, where the server's actions
+  /// run (`nil` before ``start()``): what a benchmark divides by the actions it sent.
+  package var serviceThreadCPUTime: Duration? { transport.serviceThread.cpuTime }
+
   /// What runs beside a listening, ready transport: the cluster's node and the metrics.
   private func startCompanions() {
     cluster?.start()

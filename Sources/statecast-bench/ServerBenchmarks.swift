@@ -28,57 +28,72 @@ private func runRoundTrips() async throws {
   let port = try server.start()
   let url = "ws://127.0.0.1:\(port)/ws"
 
+  let serverCPU = { server.serviceThreadCPUTime }
   let floor = try await measureEchoFloor(
-    url: "ws://127.0.0.1:\(port)/echo", iterations: benchSize(20_000), warmup: benchSize(2_000))
-  let counter = try await measureActionRoundTrips(url: url, topic: "counter", iterations: benchSize(20_000)) {
-    _ in
-    #"{"increment":{}}"#
-  }
+    url: "ws://127.0.0.1:\(port)/echo", iterations: benchSize(20_000), warmup: benchSize(2_000),
+    serverCPU: serverCPU)
+  let counter = try await measureActionRoundTrips(
+    url: url, topic: "counter", iterations: benchSize(20_000), serverCPU: serverCPU
+  ) { _ in #"{"increment":{}}"# }
   // The same trip without the view's part: an action the reducer answers with no change
   // (no patch is sent).
   let unchanged = try await measureActionRoundTrips(
-    url: url, topic: "counter", iterations: benchSize(20_000), answerIsPatched: false
+    url: url, topic: "counter", iterations: benchSize(20_000), answerIsPatched: false, serverCPU: serverCPU
   ) { _ in #"{"cancelNthPrime":{}}"# }
-  let table = try await measureActionRoundTrips(url: url, topic: "table", iterations: benchSize(5_000)) {
-    ref in
-    #"{"rename":{"index":\#(ref % BenchTable.rowCount),"title":"renamed \#(ref)"}}"#
-  }
+  let table = try await measureActionRoundTrips(
+    url: url, topic: "table", iterations: benchSize(5_000), serverCPU: serverCPU
+  ) { ref in #"{"rename":{"index":\#(ref % BenchTable.rowCount),"title":"renamed \#(ref)"}}"# }
   await server.shutdown()
   try? FileManager.default.removeItem(at: data)
 
-  func row(_ name: String, _ samples: [Double]) -> BenchRow {
-    let p50 = percentile(samples, 0.5)
+  func cpuColumns(_ nanoseconds: Double?) -> [(String, String)] {
+    guard let nanoseconds, let floorCPU = floor.serverCPU else { return [("server CPU", "–"), ("CPU × floor", "–")] }
+    return [
+      ("server CPU", formatDuration(nanoseconds: nanoseconds)),
+      ("CPU × floor", String(format: "%.2f", nanoseconds / floorCPU)),
+    ]
+  }
+  func row(_ name: String, _ trips: RoundTrips) -> BenchRow {
+    let p50 = percentile(trips.samples, 0.5)
     return BenchRow(
       name: name,
       columns: [
         ("p50", formatDuration(nanoseconds: p50)),
-        ("p99", formatDuration(nanoseconds: percentile(samples, 0.99))),
+        ("p99", formatDuration(nanoseconds: percentile(trips.samples, 0.99))),
         ("× floor", String(format: "%.2f", p50 / floor.p50)),
-      ])
+      ] + cpuColumns(trips.serverCPU))
   }
   printTable(
-    "server: round trips over loopback (one client, one in flight)",
+    "server: round trips over loopback (one client, one in flight; server CPU: the service thread's, per trip)",
     [
       BenchRow(
         name: "/echo (transport floor)",
         columns: [
           ("p50", formatDuration(nanoseconds: floor.p50)), ("p99", formatDuration(nanoseconds: floor.p99)),
           ("× floor", "1.00"),
-        ]),
+        ] + cpuColumns(floor.serverCPU)),
       row("action → patch → reply (counter)", counter),
       row("action → reply, no change (counter)", unchanged),
       row("action → patch → reply (10,000-row table, 1 field)", table),
     ])
 }
 
+/// The timed trips of one kind of action: each trip's time, and the server's service
+/// thread's CPU time per trip.
+private struct RoundTrips {
+  var samples: [Double]
+  var serverCPU: Double?
+}
+
 /// Joins `topic` on a raw socket (like the floor's, so that both measure the server, not
 /// a client) and times each action from sending it to receiving its reply, which comes
 /// after the patch it caused (with `answerIsPatched` false, the actions cause none; the
 /// store's own effects, such as loading the counter's favourites, may still send a few).
-/// Returns the samples in nanoseconds, after a warm-up.
+/// Returns the samples in nanoseconds, after a warm-up, and the server's CPU per trip.
 private func measureActionRoundTrips(
-  url: String, topic: String, iterations: Int, answerIsPatched: Bool = true, action: (Int) -> String
-) async throws -> [Double] {
+  url: String, topic: String, iterations: Int, answerIsPatched: Bool = true,
+  serverCPU: () -> Duration?, action: (Int) -> String
+) async throws -> RoundTrips {
   let client = try WebSocketClient()
   let socket = try await client.connect(to: url, subprotocols: ["statecast.v1"])
   var events = socket.events.makeAsyncIterator()
@@ -102,7 +117,9 @@ private func measureActionRoundTrips(
   let expectedReplies = (1...(iterations + warmup)).map { ref in
     Array(#"{"op":"reply","ref":\#(ref),"status":"ok""#.utf8)
   }
+  var cpuAtWarmupEnd: Duration?
   for ref in 1...(iterations + warmup) {
+    if ref == warmup + 1 { cpuAtWarmupEnd = serverCPU() }
     let started = nowNanoseconds()
     socket.send(text: messages[ref - 1])
     while true {
@@ -117,12 +134,13 @@ private func measureActionRoundTrips(
     }
     if ref > warmup { samples.append(Double(nowNanoseconds() - started)) }
   }
+  let cpu = cpuPerTrip(from: cpuAtWarmupEnd, to: serverCPU(), trips: iterations)
   guard answerIsPatched ? patches >= iterations + warmup : patches < 10 else {
     throw BenchmarkFailure("\(patches) patches for \(iterations + warmup) actions on \(topic)")
   }
   socket.close()
   await client.shutdown()
-  return samples
+  return RoundTrips(samples: samples, serverCPU: cpu)
 }
 
 /// A topic whose view is a table of 10,000 rows of six fields; `rename` changes one.

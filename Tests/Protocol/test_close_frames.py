@@ -10,6 +10,7 @@ no close code (1006) or without its error reply.
 """
 
 import asyncio
+import concurrent.futures
 import json
 
 import pytest
@@ -19,6 +20,14 @@ from websockets.exceptions import ConnectionClosed
 from statecast_client import SUBPROTOCOL
 
 RUNS = 30
+
+
+def run_in_own_loop(coroutine):
+    """`asyncio.run` on a thread of its own: a suite that ran before in the same pytest
+    process (Playwright's sync API) can leave an event loop running on the main thread,
+    where `asyncio.run` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def read_until_closed(ws) -> tuple[list[dict], int | None]:
@@ -66,7 +75,7 @@ def test_an_oversized_fragmented_message_gets_its_reply_and_1009_every_time(serv
             outcomes.append(too_large_then(code, messages) or (code, [m.get("error", {}).get("code") for m in messages]))
         return outcomes
 
-    outcomes = asyncio.run(runs())
+    outcomes = run_in_own_loop(runs())
     assert outcomes == [True] * RUNS
 
 
@@ -91,5 +100,5 @@ def test_two_thousand_bad_messages_get_their_replies_and_1008_every_time(server)
             outcomes.append(code == 1008 and len(messages) >= 100 and codes == {"bad_json"} or (code, len(messages)))
         return outcomes
 
-    outcomes = asyncio.run(runs())
+    outcomes = run_in_own_loop(runs())
     assert outcomes == [True] * RUNS

@@ -45,7 +45,7 @@ package final class ClientEngine: Sendable {
     service.context = context.context
     let handOver = ServiceThreadBound(context, serviceThread: serviceThread)
     let thread = Thread { [serviceThread] in
-      serviceThread.enter()
+      serviceThread.enter(name: "statecastclient")
       let context = handOver.value
       while context.serviceOnce() >= 0 {}
     }

@@ -285,7 +285,7 @@ package final class WebSocketTransport: Sendable {
   /// shutdown has closed every connection), then destroy the context here, on the thread
   /// that ran it. Service thread.
   private func runServiceLoop(_ handOver: ServiceThreadBound<ServerContext>) {
-    serviceThread.enter()
+    serviceThread.enter(name: "statecast-lws")
     let context = handOver.value
     while true {
       let state = table.loopState()
