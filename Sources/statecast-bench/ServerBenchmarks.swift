@@ -47,7 +47,9 @@ private func runRoundTrips() async throws {
   try? FileManager.default.removeItem(at: data)
 
   func cpuColumns(_ nanoseconds: Double?) -> [(String, String)] {
-    guard let nanoseconds, let floorCPU = floor.serverCPU else { return [("server CPU", "–"), ("CPU × floor", "–")] }
+    guard let nanoseconds, let floorCPU = floor.serverCPU else {
+      return [("server CPU", "–"), ("CPU × floor", "–")]
+    }
     return [
       ("server CPU", formatDuration(nanoseconds: nanoseconds)),
       ("CPU × floor", String(format: "%.2f", nanoseconds / floorCPU)),
