@@ -14,7 +14,10 @@ func runServerBenchmarks() async throws {
 }
 
 /// Action → patch → reply with one client, against `/echo` on the same server: on the
-/// counter, and on a 10,000-row table where each action changes one field of one row.
+/// counter, on an action the counter answers with no change, and on a 10,000-row table
+/// where each action changes one field of one row. The four kinds alternate in blocks
+/// (see ``RoundTripSeries``); each row gives the wall clock's median and the server's
+/// service-thread CPU per trip, both against the floor's.
 private func runRoundTrips() async throws {
   var configuration = ServerConfiguration()
   configuration.port = 0
@@ -28,121 +31,58 @@ private func runRoundTrips() async throws {
   let port = try server.start()
   let url = "ws://127.0.0.1:\(port)/ws"
 
-  let serverCPU = { server.serviceThreadCPUTime }
-  let floor = try await measureEchoFloor(
-    url: "ws://127.0.0.1:\(port)/echo", iterations: benchSize(20_000), warmup: benchSize(2_000),
-    serverCPU: serverCPU)
-  let counter = try await measureActionRoundTrips(
-    url: url, topic: "counter", iterations: benchSize(20_000), serverCPU: serverCPU
+  let rounds = benchSize(20, minimum: 2)
+  let block = 1_000
+  let tableBlock = 250
+  let warmup = 2_000
+  let trips = warmup + rounds * block
+  let floor = try await RoundTripSeries.echo(
+    name: "/echo (transport floor)", url: "ws://127.0.0.1:\(port)/echo")
+  let counter = try await RoundTripSeries.actions(
+    name: "action → patch → reply (counter)", url: url, topic: "counter", trips: trips
   ) { _ in #"{"increment":{}}"# }
   // The same trip without the view's part: an action the reducer answers with no change
   // (no patch is sent).
-  let unchanged = try await measureActionRoundTrips(
-    url: url, topic: "counter", iterations: benchSize(20_000), answerIsPatched: false, serverCPU: serverCPU
+  let unchanged = try await RoundTripSeries.actions(
+    name: "action → reply, no change (counter)", url: url, topic: "counter", trips: trips,
+    answerIsPatched: false
   ) { _ in #"{"cancelNthPrime":{}}"# }
-  let table = try await measureActionRoundTrips(
-    url: url, topic: "table", iterations: benchSize(5_000), serverCPU: serverCPU
+  let table = try await RoundTripSeries.actions(
+    name: "action → patch → reply (10,000-row table, 1 field)", url: url, topic: "table",
+    trips: warmup / 4 + rounds * tableBlock
   ) { ref in #"{"rename":{"index":\#(ref % BenchTable.rowCount),"title":"renamed \#(ref)"}}"# }
+  let serverCPU = { server.serviceThreadCPUTime }
+  let blocks = [(floor, block), (counter, block), (unchanged, block), (table, tableBlock)]
+  for (series, size) in blocks {
+    try await series.run(size == tableBlock ? warmup / 4 : warmup, timed: false, serverCPU: serverCPU)
+  }
+  for _ in 0..<rounds {
+    for (series, size) in blocks { try await series.run(size, timed: true, serverCPU: serverCPU) }
+  }
+  for (series, _) in blocks { try await series.finish() }
   await server.shutdown()
   try? FileManager.default.removeItem(at: data)
 
-  func cpuColumns(_ nanoseconds: Double?) -> [(String, String)] {
-    guard let nanoseconds, let floorCPU = floor.serverCPU else {
-      return [("server CPU", "–"), ("CPU × floor", "–")]
+  let floorP50 = percentile(floor.samples, 0.5)
+  func row(_ series: RoundTripSeries) -> BenchRow {
+    let p50 = percentile(series.samples, 0.5)
+    var cpu = ("–", "–")
+    if let perTrip = series.serverCPUPerTrip, let floorCPU = floor.serverCPUPerTrip {
+      cpu = (formatDuration(nanoseconds: perTrip), String(format: "%.2f", perTrip / floorCPU))
     }
-    return [
-      ("server CPU", formatDuration(nanoseconds: nanoseconds)),
-      ("CPU × floor", String(format: "%.2f", nanoseconds / floorCPU)),
-    ]
-  }
-  func row(_ name: String, _ trips: RoundTrips) -> BenchRow {
-    let p50 = percentile(trips.samples, 0.5)
     return BenchRow(
-      name: name,
+      name: series.name,
       columns: [
         ("p50", formatDuration(nanoseconds: p50)),
-        ("p99", formatDuration(nanoseconds: percentile(trips.samples, 0.99))),
-        ("× floor", String(format: "%.2f", p50 / floor.p50)),
-      ] + cpuColumns(trips.serverCPU))
+        ("p99", formatDuration(nanoseconds: percentile(series.samples, 0.99))),
+        ("× floor", String(format: "%.2f", p50 / floorP50)),
+        ("server CPU", cpu.0), ("CPU × floor", cpu.1),
+      ])
   }
   printTable(
-    "server: round trips over loopback (one client, one in flight; server CPU: the service thread's, per trip)",
-    [
-      BenchRow(
-        name: "/echo (transport floor)",
-        columns: [
-          ("p50", formatDuration(nanoseconds: floor.p50)), ("p99", formatDuration(nanoseconds: floor.p99)),
-          ("× floor", "1.00"),
-        ] + cpuColumns(floor.serverCPU)),
-      row("action → patch → reply (counter)", counter),
-      row("action → reply, no change (counter)", unchanged),
-      row("action → patch → reply (10,000-row table, 1 field)", table),
-    ])
-}
-
-/// The timed trips of one kind of action: each trip's time, and the server's service
-/// thread's CPU time per trip.
-private struct RoundTrips {
-  var samples: [Double]
-  var serverCPU: Double?
-}
-
-/// Joins `topic` on a raw socket (like the floor's, so that both measure the server, not
-/// a client) and times each action from sending it to receiving its reply, which comes
-/// after the patch it caused (with `answerIsPatched` false, the actions cause none; the
-/// store's own effects, such as loading the counter's favourites, may still send a few).
-/// Returns the samples in nanoseconds, after a warm-up, and the server's CPU per trip.
-private func measureActionRoundTrips(
-  url: String, topic: String, iterations: Int, answerIsPatched: Bool = true,
-  serverCPU: () -> Duration?, action: (Int) -> String
-) async throws -> RoundTrips {
-  let client = try WebSocketClient()
-  let socket = try await client.connect(to: url, subprotocols: ["statecast.v1"])
-  var events = socket.events.makeAsyncIterator()
-  func nextMessage() async throws -> JSON {
-    guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
-    return try JSON(parsing: bytes)
-  }
-  _ = try await nextMessage()  // hello
-  socket.send(text: #"{"op":"join","ref":0,"topic":"\#(topic)"}"#)
-  while try await nextMessage()["op"] != "reply" {}
-  let warmup = iterations / 10
-  var samples: [Double] = []
-  samples.reserveCapacity(iterations)
-  var patches = 0
-  // Built before the clock starts, as the floor's payload is: the loop times the server,
-  // not the formatting of messages.
-  let messages = (1...(iterations + warmup)).map { ref in
-    Array(#"{"op":"action","ref":\#(ref),"topic":"\#(topic)","action":\#(action(ref))}"#.utf8)
-  }
-  let replyPrefix = Array(#"{"op":"reply""#.utf8)
-  let expectedReplies = (1...(iterations + warmup)).map { ref in
-    Array(#"{"op":"reply","ref":\#(ref),"status":"ok""#.utf8)
-  }
-  var cpuAtWarmupEnd: Duration?
-  for ref in 1...(iterations + warmup) {
-    if ref == warmup + 1 { cpuAtWarmupEnd = serverCPU() }
-    let started = nowNanoseconds()
-    socket.send(text: messages[ref - 1])
-    while true {
-      guard case .text(let bytes)? = await events.next() else { throw BenchmarkFailure("the socket closed") }
-      if bytes.starts(with: replyPrefix) {
-        guard bytes.starts(with: expectedReplies[ref - 1]) else {
-          throw BenchmarkFailure("unexpected reply: \(String(decoding: bytes, as: UTF8.self))")
-        }
-        break
-      }
-      patches += 1
-    }
-    if ref > warmup { samples.append(Double(nowNanoseconds() - started)) }
-  }
-  let cpu = cpuPerTrip(from: cpuAtWarmupEnd, to: serverCPU(), trips: iterations)
-  guard answerIsPatched ? patches >= iterations + warmup : patches < 10 else {
-    throw BenchmarkFailure("\(patches) patches for \(iterations + warmup) actions on \(topic)")
-  }
-  socket.close()
-  await client.shutdown()
-  return RoundTrips(samples: samples, serverCPU: cpu)
+    "server: round trips over loopback (one client, one in flight, the kinds alternating in \(rounds) rounds;"
+      + " server CPU: the service thread's per trip)",
+    blocks.map { row($0.0) })
 }
 
 /// A topic whose view is a table of 10,000 rows of six fields; `rename` changes one.

@@ -11,9 +11,6 @@ struct EchoFloor {
   var p99: Double
   /// Sequential round trips per second (one message in flight).
   var roundTripsPerSecond: Double
-  /// The server's service thread's CPU time per timed round trip, in nanoseconds, when
-  /// the caller could read it.
-  var serverCPU: Double?
 }
 
 /// Measures `/echo` round trips over loopback with the Swift client: send one text
@@ -28,8 +25,7 @@ struct EchoFloor {
 ///   - payloadSize: bytes per message.
 ///   - iterations: measured round trips (after `warmup` unmeasured ones).
 func measureEchoFloor(
-  url: String, payloadSize: Int = 64, iterations: Int = 20_000, warmup: Int = 2_000,
-  serverCPU: () -> Duration? = { nil }
+  url: String, payloadSize: Int = 64, iterations: Int = 20_000, warmup: Int = 2_000
 ) async throws -> EchoFloor {
   let client = try WebSocketClient()
   let connection = try await client.connect(to: url)
@@ -38,28 +34,18 @@ func measureEchoFloor(
   var samples: [Double] = []
   samples.reserveCapacity(iterations)
   let started = nowNanoseconds()
-  var cpuAtWarmupEnd: Duration?
   for index in 0..<(warmup + iterations) {
-    if index == warmup { cpuAtWarmupEnd = serverCPU() }
     let sent = nowNanoseconds()
     connection.send(text: payload)
     guard case .text = await events.next() else { throw EchoBenchmarkFailure.connectionEnded }
     if index >= warmup { samples.append(Double(nowNanoseconds() - sent)) }
   }
   let total = Double(nowNanoseconds() - started)
-  let cpu = cpuPerTrip(from: cpuAtWarmupEnd, to: serverCPU(), trips: iterations)
   connection.close()
   await client.shutdown()
   return EchoFloor(
     p50: percentile(samples, 0.5), p99: percentile(samples, 0.99),
-    roundTripsPerSecond: Double(warmup + iterations) / (total / 1e9), serverCPU: cpu)
-}
-
-/// CPU nanoseconds per trip between two readings of a thread's CPU clock.
-func cpuPerTrip(from start: Duration?, to end: Duration?, trips: Int) -> Double? {
-  guard let start, let end, trips > 0 else { return nil }
-  let (seconds, attoseconds) = (end - start).components
-  return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(trips)
+    roundTripsPerSecond: Double(warmup + iterations) / (total / 1e9))
 }
 
 /// `statecast-bench transport`: echo round trips (the floor) and a broadcast of shared

@@ -38,6 +38,17 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// the last committed state.
   public internal(set) var state: State
 
+  /// Runs `body` with the current state, on the store's executor: no action is reduced
+  /// while it runs, so what it reads stays the current state until it returns.
+  ///
+  /// Reading the state here rather than keeping a copy of it matters for large states:
+  /// a copy kept between actions is a second reference to the state's arrays, and the
+  /// reducer's next change to one of them copies the array whole instead of changing it
+  /// in place.
+  public func withState<Result: Sendable>(_ body: @Sendable (State) throws -> Result) rethrows -> Result {
+    try body(state)
+  }
+
   /// Whether the store commits every change before publishing it (see ``Commit``).
   public nonisolated let isDurable: Bool
 

@@ -203,7 +203,7 @@ final class ClusterRoomHost: TopicHost {
     store?.currentView(of: session)
   }
 
-  func savedState() -> (state: JSON, revision: Int)? { nil }
+  func savedState() async -> (state: JSON, revision: Int)? { nil }
 
   func savedStateVersion() -> Int? { nil }
 

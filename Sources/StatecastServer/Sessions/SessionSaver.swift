@@ -61,7 +61,8 @@ final class SessionSaver: Sendable {
   func topicsDidChange(of session: Session, isHeld: (String) -> Bool) async {
     guard savesEveryChange else { return }
     let marks = saveMarks(of: session.id)
-    let saved = StoredSession(id: session.id, viewer: session.viewer, topics: savedTopics(of: session.id))
+    let saved = StoredSession(
+      id: session.id, viewer: session.viewer, topics: await savedTopics(of: session.id))
     beginWriting([session.id])
     do {
       try await storage.saveSessions([saved])
@@ -86,8 +87,12 @@ final class SessionSaver: Sendable {
       }
     }
     guard !changed.isEmpty else { return }
-    let saved = changed.map {
-      StoredSession(id: $0.session.id, viewer: $0.session.viewer, topics: savedTopics(of: $0.session.id))
+    var saved: [StoredSession] = []
+    for entry in changed {
+      saved.append(
+        StoredSession(
+          id: entry.session.id, viewer: entry.session.viewer, topics: await savedTopics(of: entry.session.id))
+      )
     }
     let entries = changed.map { (id: $0.session.id, marks: $0.marks) }
     beginWriting(entries.map(\.id))
@@ -115,13 +120,16 @@ final class SessionSaver: Sendable {
   }
 
   /// What the session has joined, as saved with it.
-  private func savedTopics(of session: String) -> [StoredTopic] {
-    topics.joinedHosts(of: session).sorted { $0.key < $1.key }.map { topic, host in
-      let saved = host.savedState()
-      return StoredTopic(
-        topic: topic, params: host.joinParams(of: session), state: saved?.state,
-        revision: Int64(saved?.revision ?? 0))
+  private func savedTopics(of session: String) async -> [StoredTopic] {
+    var saved: [StoredTopic] = []
+    for (topic, host) in topics.joinedHosts(of: session).sorted(by: { $0.key < $1.key }) {
+      let state = await host.savedState()
+      saved.append(
+        StoredTopic(
+          topic: topic, params: host.joinParams(of: session), state: state?.state,
+          revision: Int64(state?.revision ?? 0)))
     }
+    return saved
   }
 
   /// What the saved session depends on, cheap to read: each joined topic's host and its

@@ -49,10 +49,14 @@ extension StoreHost {
     }
   }
 
-  func savedState() -> (state: JSON, revision: Int)? {
-    guarded.withLock { guarded in
-      guard let saveState, let state = guarded.state, let encoded = saveState(state) else { return nil }
-      return (encoded, guarded.channels.values.first?.revision ?? initialRevision)
+  /// Read on the store's executor, so that the state and its revision go together.
+  func savedState() async -> (state: JSON, revision: Int)? {
+    guard let saveState else { return nil }
+    return await store.withState { state in
+      self.guarded.withLock { guarded in
+        guard let encoded = saveState(state) else { return nil }
+        return (encoded, guarded.channels.values.first?.revision ?? self.initialRevision)
+      }
     }
   }
 

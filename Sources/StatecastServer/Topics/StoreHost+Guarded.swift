@@ -19,10 +19,11 @@ extension StoreHost {
 
   /// What a ``StoreHost`` changes after it is made, all behind its one lock.
   struct Guarded: Sendable {
-    /// The last state the store published (`nil` until the observation delivered it).
-    var state: State?
-    /// How many times `state` changed: a periodic session save skips a per-tab store
-    /// whose count is the one it saved (the view's revision would miss hidden state).
+    /// How many times the store published a state: a periodic session save skips a
+    /// per-tab store whose count is the one it saved (the view's revision would miss
+    /// hidden state). The state itself is not kept here but read from the store when
+    /// needed (``Store/withState(_:)``): a copy kept here would make the reducer copy
+    /// the state's arrays whole on every change.
     var stateChanges = 0
     /// Viewer id (or `""` when the view is the same for everyone) → channel.
     var channels: [String: ViewChannel] = [:]

@@ -5,9 +5,15 @@ import StatecastJSON
 /// Members joining, leaving, dropping and resuming, and the store's closing when the
 /// last one leaves.
 extension StoreHost {
-  func attach(_ request: JoinRequest, connection: ConnectionID) -> Bool {
+  /// Runs on the store's executor (``Store/withState(_:)``), so that a new channel's first
+  /// view and the patches after it follow each other with no change in between.
+  func attach(_ request: JoinRequest, connection: ConnectionID) async -> Bool {
+    await store.withState { state in self.attach(request, connection: connection, state: state) }
+  }
+
+  private func attach(_ request: JoinRequest, connection: ConnectionID, state: State) -> Bool {
     guarded.withLock { guarded in
-      guard !guarded.isClosed, let state = guarded.state else { return false }
+      guard !guarded.isClosed else { return false }
       let session = request.session
       if guarded.members[session] == nil {
         guarded.joins += 1

@@ -135,7 +135,6 @@ final class StoreHost<
   /// topic starts from.
   private func stateDidChange(_ state: State) {
     guarded.withLock { guarded in
-      guarded.state = state
       guarded.stateChanges += 1
       // By index, not by a copy of the keys: no allocation per change, and each
       // channel is updated in place.

@@ -35,7 +35,7 @@ protocol TopicHost: AnyObject, Sendable {
   func joinParams(of session: String) -> JSON?
   /// For a per-tab store of a durable route: its state as JSON and its revision, to be
   /// saved with the session; `nil` for every other topic.
-  func savedState() -> (state: JSON, revision: Int)?
+  func savedState() async -> (state: JSON, revision: Int)?
   /// A number that changes whenever ``savedState()`` would, read without encoding the
   /// state; `nil` when there is nothing to save. Lets a periodic save skip what did
   /// not change.

@@ -22,7 +22,7 @@ import Testing
       topic: "ticker", store: store, embed: { action, _ in .client(action) },
       view: { state, _ in Ticker.viewState(state) }, canSend: { _, _, _ in true }, sink: RecordingSink(),
       appliedKeys: restored)
-    #expect(host.attach(request, connection: connection))
+    #expect(await host.attach(request, connection: connection))
     return (host, store)
   }
 

@@ -47,9 +47,9 @@ import Testing
     let sink = RecordingSink()
     let (host, store) = await makeHost(sink: sink)
     let (a1, a2, b1) = (ConnectionID(rawValue: 1), ConnectionID(rawValue: 2), ConnectionID(rawValue: 3))
-    #expect(host.attach(join("a1", ada, events: true), connection: a1))
-    #expect(host.attach(join("a2", ada, events: false), connection: a2))
-    #expect(host.attach(join("b1", bob, events: true), connection: b1))
+    #expect(await host.attach(join("a1", ada, events: true), connection: a1))
+    #expect(await host.attach(join("a2", ada, events: false), connection: a2))
+    #expect(await host.attach(join("b1", bob, events: true), connection: b1))
     for connection in [a1, a2, b1] { _ = sink.take(connection) }
 
     await store.send(.everyone(name: "toast", size: 3)).finish()
@@ -74,7 +74,7 @@ import Testing
     let sink = RecordingSink()
     let (host, store) = await makeHost(sink: sink)
     let a1 = ConnectionID(rawValue: 1)
-    #expect(host.attach(join("a1", ada, events: true), connection: a1))
+    #expect(await host.attach(join("a1", ada, events: true), connection: a1))
     _ = sink.take(a1)
     await store.send(.everyone(name: "big", size: ServerMessage.maxEventPayloadBytes)).finish()
     await store.send(.everyone(name: String(repeating: "n", count: 65), size: 1)).finish()

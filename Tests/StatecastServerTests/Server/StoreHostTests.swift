@@ -26,7 +26,7 @@ import Testing
   @Test func eachChangeIsOnePatchWithTheNextRevision() async throws {
     let sink = RecordingSink()
     let (host, _) = await makeHost(sink: sink)
-    #expect(host.attach(request, connection: connection))
+    #expect(await host.attach(request, connection: connection))
     let snapshot = try #require(sink.take(connection).first)
     #expect(snapshot["op"] == "snapshot" && snapshot["state"] == ["count": 0, "ticks": 0])
     let rev = try #require(snapshot["rev"]?.int64Value)
@@ -40,7 +40,7 @@ import Testing
   @Test func aBadActionChangesNothing() async throws {
     let sink = RecordingSink()
     let (host, store) = await makeHost(sink: sink)
-    #expect(host.attach(request, connection: connection))
+    #expect(await host.attach(request, connection: connection))
     _ = sink.take(connection)
     let error = await host.outcome(["add": ["amount": "lots"]], from: "s1")
     #expect(error?.code == .badAction)
@@ -55,7 +55,7 @@ import Testing
   @Test func aCongestedMemberSkipsPatchesThenGetsOneSnapshot() async throws {
     let sink = RecordingSink()
     let (host, _) = await makeHost(sink: sink)
-    #expect(host.attach(request, connection: connection))
+    #expect(await host.attach(request, connection: connection))
     _ = sink.take(connection)
     sink.congested = true
     _ = await host.outcome(["increment": [:]], from: "s1")  // queued, and now congested
@@ -74,7 +74,7 @@ import Testing
   @Test func aResumeReplaysMissedPatchesOrFallsBackToASnapshot() async throws {
     let sink = RecordingSink()
     let (host, _) = await makeHost(sink: sink)
-    #expect(host.attach(request, connection: connection))
+    #expect(await host.attach(request, connection: connection))
     let start = try #require(sink.take(connection).first?["rev"]?.int64Value)
     host.detach("s1", from: connection)
     for _ in 0..<3 { _ = await host.outcome(["increment": [:]], from: "s1") }
@@ -102,11 +102,11 @@ import Testing
   @Test func theLastMemberLeavingClosesTheStore() async throws {
     let sink = RecordingSink()
     let (host, store) = await makeHost(sink: sink)
-    #expect(host.attach(request, connection: connection))
+    #expect(await host.attach(request, connection: connection))
     #expect(await host.remove("s1"))
     #expect(await store.isClosed)
     // A closed topic takes no new members: the server then opens a fresh one.
-    #expect(!host.attach(request, connection: connection))
+    #expect(await !host.attach(request, connection: connection))
   }
 }
 
