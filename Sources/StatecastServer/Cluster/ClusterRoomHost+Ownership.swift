@@ -18,6 +18,14 @@ extension ClusterRoomHost {
     await run(decide(.leaseLost))
   }
 
+  /// Yields as each request starts waiting for the room to settle (a test holds the
+  /// hand-over there to see what a request meets meanwhile).
+  func waitingRequests() -> AsyncStream<Void> {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    shared.withLock { $0.waitWatchers.append(continuation) }
+    return stream
+  }
+
   /// Hands `event` to the room's ``RoomOwnership`` and returns what it decided.
   func decide(_ event: Ownership.Event) -> [Ownership.Action] {
     let remotes = cluster.remotes

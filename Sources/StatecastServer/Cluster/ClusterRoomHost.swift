@@ -43,6 +43,8 @@ final class ClusterRoomHost: TopicHost {
     /// are the store's members then.
     var local: [String: LocalMember] = [:]
     var closing: Task<Void, Never>?
+    /// Told of each request that starts waiting for the room to settle.
+    var waitWatchers: [AsyncStream<Void>.Continuation] = []
 
     /// Hands `event` to the ownership; the members follow the room: into the store this
     /// process took over, or out of the store it gave up.

@@ -59,6 +59,19 @@ struct RoomOwnershipTests {
     #expect(room.state == .owner("new"))
   }
 
+  @Test func requestsWhileTheRoomIsGivenUpWaitForItToSettle() {
+    var room = Ownership(.owner("old"))
+    _ = room.handle(.leaseLost)
+    if case .store = room.target { Issue.record("a request while stepping down meets the closing store") }
+    _ = room.handle(.ownerUnknown)
+    if case .owner = room.target { Issue.record("a request while the lease is asked for again goes nowhere") }
+    _ = room.handle(.tookOver("new"))
+    guard case .store("new") = room.target else {
+      Issue.record("once the room is taken back, requests go to its new store")
+      return
+    }
+  }
+
   @Test func theLastMemberLeavingClosesTheRoomAndReleasesItsLease() {
     var owned = Ownership(.owner("store"))
     #expect(owned.handle(.lastMemberLeft) == [.releaseLease(after: "store"), .unregister])
