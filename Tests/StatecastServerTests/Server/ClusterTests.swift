@@ -225,8 +225,10 @@ import Testing
     let a = try ServerFixture.start(cluster: cluster.node("a"))
     let b = try ServerFixture.start(cluster: cluster.node("b"))
     let staying = try await a.connect()
+    let leaving = try await a.connect()
     let onB = try await b.connect()
     let stayingRoom = try await staying.join("room/stepdown")
+    _ = try await leaving.join("room/stepdown")
     let roomB = try await onB.join("room/stepdown")
     #expect(cluster.holder("room/stepdown") == "a")
     let room = try #require(a.server.cluster?.parts.rooms["room/stepdown"])
@@ -238,8 +240,9 @@ import Testing
     cluster.moveLease("room/stepdown", to: "b")
     for _ in 0..<2 { await rounds.next() }
     await lookUps.next()
-    // A member joins on A, and A's member acts: each request either waits for the room
-    // to settle or is answered.
+    // A member leaves (at once: it follows the room nowhere). A member joins on A, and
+    // A's member acts: each request either waits for the room to settle or is answered.
+    try await leaving.leave("room/stepdown")
     let (routed, reached) = AsyncStream<Void>.makeStream()
     let watching = Task {
       for await _ in room.waitingRequests() { reached.yield() }
@@ -268,6 +271,8 @@ import Testing
     #expect(stayingRoom.state?["count"] == 6)
     #expect(await waitForState(joinedRoom) { $0["count"] == 6 } != nil)
     #expect(await waitForState(roomB) { $0["count"] == 6 } != nil)
+    #expect(await waitForState(roomB) { names($0).count == 3 } != nil)
+    #expect(names(roomB.state).count == 3, "B's member, the one that joined and the one that stayed")
     #expect(cluster.holder("room/stepdown") == "b")
     await b.stop()
     await a.stop()

@@ -89,7 +89,7 @@ struct RoomOwnershipTests {
     _ = unreachable.handle(.leaseLost)
     _ = unreachable.handle(.ownerUnknown)
     #expect(unreachable.handle(.ownerUnchanged).isEmpty)
-    #expect(unreachable.state == .follower(owner: ""), "the lease could not be taken: the next check tries again")
+    #expect(unreachable.state == .follower(owner: ""), "the lease was not taken: the next check tries again")
     var left = Ownership(.owner("store"))
     _ = left.handle(.leaseLost)
     #expect(left.handle(.lastMemberLeft) == [.unregister], "the store is closing already, the lease is gone")
