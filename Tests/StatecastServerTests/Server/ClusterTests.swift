@@ -278,6 +278,35 @@ import Testing
     await a.stop()
   }
 
+  @Test func aMemberJoiningWhileTheOwnerTakesItsLapsedLeaseBackJoinsTheStoreOpenedAgain() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let staying = try await a.connect()
+    let stayingRoom = try await staying.join("room/reclaimed")
+    let room = try #require(a.server.cluster?.parts.rooms["room/reclaimed"])
+    // A's lease lapsed and nobody took it: A steps down, finds nobody holds the room and
+    // takes it back, opening its store again. A look-up held here keeps the room given
+    // up until a member's join has reached it.
+    var lookUps = cluster.holdLookUps(by: "a").makeAsyncIterator()
+    cluster.expireLease("room/reclaimed")
+    await lookUps.next()
+    var waiting = room.waitingRequests().makeAsyncIterator()
+    let joining = try await a.connect()
+    let joined = Task { try await joining.join("room/reclaimed") }
+    await waiting.next()
+    cluster.releaseLookUps(by: "a")
+    // The join went to the store A opened again, with A's member in it.
+    let joinedRoom = try await joined.value
+    #expect(cluster.holder("room/reclaimed") == "a")
+    try await joining.send(action: Ticker.ClientAction.add(amount: 3), to: "room/reclaimed")
+    #expect(joinedRoom.state?["count"] == 3)
+    #expect(await waitForState(stayingRoom) { $0["count"] == 3 } != nil)
+    try await staying.send(action: Ticker.ClientAction.increment, to: "room/reclaimed")
+    #expect(stayingRoom.state?["count"] == 4)
+    #expect(await waitForState(joinedRoom) { names($0).count == 2 } != nil)
+    await a.stop()
+  }
+
   @Test func framesOverTheBackplaneRoundTrip() {
     let messages: [ClusterMessage] = [
       .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),

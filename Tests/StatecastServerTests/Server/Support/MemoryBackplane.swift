@@ -61,6 +61,11 @@ final class MemoryCluster: @unchecked Sendable {
     lock.withLock { leases[room] = (node, .now + ttl) }
   }
 
+  /// `room`'s lease lapsed (its holder could not renew it in time) and nobody took it.
+  func expireLease(_ room: String) {
+    lock.withLock { leases[room] = nil }
+  }
+
   /// From now on `node`'s questions of who holds a lease wait for their answer until
   /// ``releaseLookUps(by:)``; the stream yields as each one starts waiting. Holds a room
   /// that steps down between its store's closing and its new holder's being known.
