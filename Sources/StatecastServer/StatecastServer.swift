@@ -30,7 +30,7 @@ public final class StatecastServer: Service, Sendable {
   private let hub: ConnectionHub
   private let transport: WebSocketTransport
   private let storage: (any StateStorage)?
-  private let cluster: ClusterNode?
+  let cluster: ClusterNode?
   /// `nil` when ``ServerConfiguration/metrics`` is `.off`.
   private let metricsPublisher: MetricsPublisher?
 

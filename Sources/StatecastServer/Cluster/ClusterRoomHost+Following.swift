@@ -50,7 +50,7 @@ extension ClusterRoomHost {
         guard ContinuousClock.now < deadline else { throw ClusterUnavailable(topic: topic) }
         try await Task.sleep(for: .milliseconds(50))
         await checkOwner()
-        switch shared.withLock({ $0.ownership.target }) {
+        switch await whenSettled({ $0.ownership.target }) {
         case .store(let inner):
           guard try await inner.attach(request, connection: connection) else {
             throw ClusterUnavailable(topic: topic)
@@ -58,7 +58,7 @@ extension ClusterRoomHost {
           return
         case .owner(let next):
           owner = next
-        case .closed:
+        case .closed, .handingOver:
           throw ClusterUnavailable(topic: topic)
         }
       }
@@ -78,30 +78,40 @@ extension ClusterRoomHost {
         }
         continue
       }
+      let session = member.request.session
+      let joining = Task { await join(member.request, connection: connection, to: owner) }
+      shared.withLock { shared in
+        if shared.local[session]?.connection == connection { shared.local[session]?.joining = joining }
+      }
       Task {
-        var owner = owner
-        while true {
-          do {
-            try await forwardJoin(member.request, connection: connection, to: owner)
-            return
-          } catch is ClusterUnavailable {
-            let next = shared.withLock { shared -> String? in
-              guard shared.local[member.request.session]?.connection == connection else { return nil }
-              return shared.ownership.followed
-            }
-            guard let next else { return }
-            owner = next
-            try? await Task.sleep(for: .seconds(1))
-          } catch {
-            logger.warning(
-              "a member could not join a room's new owner",
-              metadata: ["topic": "\(topic)", "session": SessionID.logged(member.request.session)])
-            cluster.relay.endSnapshotWait(of: topic, on: connection)
-            return
+        var unreachable = await joining.value
+        while unreachable {
+          let next = shared.withLock { shared -> String? in
+            guard shared.local[session]?.connection == connection else { return nil }
+            return shared.ownership.followed
           }
+          guard let next else { return }
+          try? await Task.sleep(for: .seconds(1))
+          unreachable = await join(member.request, connection: connection, to: next)
         }
       }
     }
+  }
+
+  /// One attempt to join a member at `owner`; `true` when no process running the room
+  /// could be reached in time (it is tried again).
+  private func join(_ request: JoinRequest, connection: ConnectionID, to owner: String) async -> Bool {
+    do {
+      try await forwardJoin(request, connection: connection, to: owner)
+    } catch is ClusterUnavailable {
+      return true
+    } catch {
+      logger.warning(
+        "a member could not join a room's new owner",
+        metadata: ["topic": "\(topic)", "session": SessionID.logged(request.session)])
+      cluster.relay.endSnapshotWait(of: topic, on: connection)
+    }
+    return false
   }
 
   /// Follower whose messages may have been lost: its members join the owner again, each

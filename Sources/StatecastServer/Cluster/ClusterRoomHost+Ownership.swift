@@ -18,6 +18,35 @@ extension ClusterRoomHost {
     await run(decide(.leaseLost))
   }
 
+  /// Runs `body` under the lock once the room is not changing hands here: a request
+  /// arriving while this process gives the room up (its store closing, the new holder
+  /// looked up) waits for it to settle instead of meeting the closing store.
+  func whenSettled<Value>(_ body: (inout Shared) -> Value) async -> Value {
+    while true {
+      let settled = shared.withLock { shared -> Value? in
+        shared.ownership.isHandingOver ? nil : body(&shared)
+      }
+      if let settled { return settled }
+      await withCheckedContinuation { (request: CheckedContinuation<Void, Never>) in
+        let waits = shared.withLock { shared -> Bool in
+          guard shared.ownership.isHandingOver else { return false }
+          shared.waiting.append(request)
+          for watcher in shared.waitWatchers { watcher.yield() }
+          return true
+        }
+        if !waits { request.resume() }
+      }
+    }
+  }
+
+  /// Yields as each request starts waiting for the room to settle (a test holds the
+  /// hand-over there to see what a request meets meanwhile).
+  func waitingRequests() -> AsyncStream<Void> {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    shared.withLock { $0.waitWatchers.append(continuation) }
+    return stream
+  }
+
   /// Hands `event` to the room's ``RoomOwnership`` and returns what it decided.
   func decide(_ event: Ownership.Event) -> [Ownership.Action] {
     let remotes = cluster.remotes
@@ -65,6 +94,14 @@ extension ClusterRoomHost {
         cluster.rooms.unregister(self)
       }
     }
+    // Settled, and its members on their way to the new holder (their actions wait for
+    // their joins there): what waited asks again, and finds the holder, the store or nothing.
+    let settled = shared.withLock { shared -> [CheckedContinuation<Void, Never>] in
+      guard !shared.ownership.isHandingOver else { return [] }
+      defer { shared.waiting = [] }
+      return shared.waiting
+    }
+    for request in settled { request.resume() }
   }
 
   /// Who holds the lease now, taking it (and opening the store for this process's

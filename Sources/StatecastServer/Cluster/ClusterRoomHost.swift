@@ -34,6 +34,9 @@ final class ClusterRoomHost: TopicHost {
     /// Away (no socket) when its members joined the room's new owner: the owner does not
     /// know it, so it joins there when it comes back instead of resuming.
     var mustJoinOwner = false
+    /// Its first attempt to join the room's new owner, after the room changed hands:
+    /// its actions wait for it, or they would reach the owner before it is a member.
+    var joining: Task<Bool, Never>?
   }
 
   struct Shared: Sendable {
@@ -43,6 +46,10 @@ final class ClusterRoomHost: TopicHost {
     /// are the store's members then.
     var local: [String: LocalMember] = [:]
     var closing: Task<Void, Never>?
+    /// Requests that arrived while the room changes hands here, waiting for it to settle.
+    var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Told of each request that starts waiting for the room to settle.
+    var waitWatchers: [AsyncStream<Void>.Continuation] = []
 
     /// Hands `event` to the ownership; the members follow the room: into the store this
     /// process took over, or out of the store it gave up.
@@ -113,15 +120,10 @@ final class ClusterRoomHost: TopicHost {
     shared.withLock { $0.ownership.store }
   }
 
-  private var target: Ownership.Target {
-    shared.withLock { $0.ownership.target }
-  }
-
   // MARK: This process's members
 
   func attach(_ request: JoinRequest, connection: ConnectionID) async throws -> Bool {
-    let (target, wasMember) = shared.withLock { shared -> (Ownership.Target?, Bool) in
-      guard !shared.ownership.isClosed else { return (nil, false) }
+    let (target, wasMember) = await whenSettled { shared -> (Ownership.Target, Bool) in
       let wasMember = shared.local[request.session] != nil
       if case .owner = shared.ownership.target {
         shared.local[request.session] = LocalMember(
@@ -132,7 +134,7 @@ final class ClusterRoomHost: TopicHost {
     // The session is on this process now, no longer on another one's socket.
     cluster.remotes.forget(session: request.session)
     switch target {
-    case nil, .closed:
+    case .closed, .handingOver:
       return false
     case .store(let inner):
       if try await inner.attach(request, connection: connection) { return true }
@@ -155,12 +157,13 @@ final class ClusterRoomHost: TopicHost {
     async throws(ProtocolError)
   {
     for _ in 0..<2 {
-      switch target {
+      switch await whenSettled({ $0.ownership.target }) {
       case .store(let inner):
         return try await inner.perform(action, key: key, from: session, creator: creator)
       case .owner(let owner):
+        if let joining = shared.withLock({ $0.local[session]?.joining }) { _ = await joining.value }
         if try await forwardAction(action, key: key, from: session, creator: creator, to: owner) { return }
-      case .closed:
+      case .closed, .handingOver:
         break
       }
     }
@@ -177,7 +180,7 @@ final class ClusterRoomHost: TopicHost {
     case .store(let inner): try inner.setPresence(meta, from: session)
     case .owner(let owner):
       link.post(.presence(node: link.id, room: topic, session: session, meta: meta), to: owner)
-    case .closed: break
+    case .closed, .handingOver: break
     }
   }
 
@@ -211,7 +214,7 @@ final class ClusterRoomHost: TopicHost {
     let (target, connection) = shared.withLock { ($0.ownership.target, $0.local[session]?.connection) }
     switch target {
     case .store(let inner): return inner.isBehind(session)
-    case .owner, .closed:
+    case .owner, .handingOver, .closed:
       // Joining the owner again after lost frames: its snapshot is still to come.
       guard let connection else { return false }
       return cluster.relay.isAwaitingSnapshot(of: topic, on: connection)
@@ -220,8 +223,8 @@ final class ClusterRoomHost: TopicHost {
 
   func detach(_ session: String, from connection: ConnectionID) {
     let target = shared.withLock { shared -> Ownership.Target? in
-      if case .store = shared.ownership.target {
-        // Stepping down, `local` is what joins the next owner: kept current.
+      if shared.ownership.isOwner || shared.ownership.isHandingOver {
+        // Changing hands, `local` is what joins the next owner: kept current.
         if shared.local[session]?.connection == connection { shared.local[session]?.connection = nil }
         return shared.ownership.target
       }
@@ -231,7 +234,7 @@ final class ClusterRoomHost: TopicHost {
     }
     if target != nil { cluster.relay.forget(topic, on: connection) }
     switch target {
-    case nil, .closed: break
+    case nil, .closed, .handingOver: break
     case .store(let inner): inner.detach(session, from: connection)
     case .owner(let owner):
       link.post(
@@ -241,8 +244,8 @@ final class ClusterRoomHost: TopicHost {
 
   func reattach(_ session: String, connection: ConnectionID, after rev: Int?) {
     let target = shared.withLock { shared -> Ownership.Target? in
-      if case .store = shared.ownership.target {
-        // Stepping down, `local` is what joins the next owner: kept current.
+      if shared.ownership.isOwner || shared.ownership.isHandingOver {
+        // Changing hands, `local` is what joins the next owner: kept current.
         if shared.local[session] != nil {
           shared.local[session]?.connection = connection
           shared.local[session]?.lastConnection = connection
@@ -255,7 +258,7 @@ final class ClusterRoomHost: TopicHost {
       return shared.ownership.target
     }
     switch target {
-    case nil, .closed: break
+    case nil, .closed, .handingOver: break
     case .store(let inner): inner.reattach(session, connection: connection, after: rev)
     case .owner(let owner):
       let joining = shared.withLock { shared -> LocalMember? in
@@ -276,7 +279,7 @@ final class ClusterRoomHost: TopicHost {
       return (shared.local[session] == nil ? nil : shared.ownership.target, shared.local[session]?.connection)
     }
     switch target {
-    case nil, .closed: return false
+    case nil, .closed, .handingOver: return false
     case .store(let inner): return inner.resync(session)
     case .owner(let owner):
       // Frames of this room were dropped for the congested socket (see `ClusterRelay`):
@@ -293,10 +296,9 @@ final class ClusterRoomHost: TopicHost {
 
   func remove(_ session: String) async -> Bool {
     let removed = shared.withLock { shared -> (Ownership.Target, LocalMember?)? in
-      if case .store = shared.ownership.target {
-        // Stepping down, `local` is what joins the next owner: a member that left is not.
-        return (shared.ownership.target, shared.local.removeValue(forKey: session))
-      }
+      // An owner's members are its store's; changing hands, `local` is what joins the
+      // next owner, and a member that left is not in it.
+      if case .store = shared.ownership.target { return (shared.ownership.target, nil) }
       guard let member = shared.local.removeValue(forKey: session) else { return nil }
       return (shared.ownership.target, member)
     }
@@ -317,8 +319,10 @@ final class ClusterRoomHost: TopicHost {
       guard cluster.remotes.socket(of: session) == nil, await inner.remove(session) else { return false }
       await storeEmptied(inner)
       return true
-    case .owner(let owner):
-      link.post(.leave(node: link.id, room: topic, session: session), to: owner)
+    case .owner, .handingOver:
+      if case .owner(let owner) = target {
+        link.post(.leave(node: link.id, room: topic, session: session), to: owner)
+      }
       let remotes = cluster.remotes
       let actions = shared.withLock { shared -> [Ownership.Action] in
         guard shared.local.isEmpty else { return [] }

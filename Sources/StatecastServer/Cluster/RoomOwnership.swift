@@ -2,6 +2,11 @@
 /// holding the room's lease and running its store), another process (this one
 /// *follows* it), the room changing hands, or the room closed here.
 ///
+/// While this process gives the room up (its store closing, the new holder looked up),
+/// a member's request has nowhere to go: its target is ``Target/handingOver``, and it
+/// waits until the room has settled (followed to the new holder, or taken back), then
+/// asks again. Nothing meets the closing store.
+///
 /// A value with no locks, sockets or database: ``ClusterRoomHost`` feeds it what
 /// happened (an event) and carries out what it answers (its actions), so every change
 /// of hands is decided here, in one place, and tested without a cluster. `Store` is the
@@ -10,7 +15,8 @@
 ///     follower ──check──▶ changing hands ──found another──▶ follower (members rejoin)
 ///        ▲                       │
 ///        │                       └──took the lease──▶ owner ──lease lost──▶ stepping down
-///        └──────────────── found the new holder ────────────────────────────────┘
+///        └──────────────── found the new holder ────────────────────────────────┤
+///                                       taken back ◀── reclaiming ◀── nobody holds it
 ///     any ──close / last member left──▶ closed
 struct RoomOwnership<Store> {
   enum State {
@@ -21,8 +27,12 @@ struct RoomOwnership<Store> {
     /// A follower asking who runs the room now (its owner may be gone); requests still
     /// go to `from` meanwhile.
     case changingHands(from: String)
-    /// The lease was lost: the store closes and the room's new holder is looked up.
+    /// The lease was lost: the store closes and the room's new holder is looked up;
+    /// requests wait meanwhile.
     case steppingDown(Store)
+    /// Stepped down, and nobody holds the lease: this process asks for it again (taking
+    /// the room back if it is still free); requests wait meanwhile.
+    case reclaiming
     case closed
   }
 
@@ -30,6 +40,8 @@ struct RoomOwnership<Store> {
   enum Target {
     case store(Store)
     case owner(String)
+    /// The room is changing hands here: wait until it has settled, then ask again.
+    case handingOver
     case closed
   }
 
@@ -81,8 +93,9 @@ struct RoomOwnership<Store> {
 
   var target: Target {
     switch state {
-    case .owner(let store), .steppingDown(let store): .store(store)
+    case .owner(let store): .store(store)
     case .follower(let owner), .changingHands(let owner): .owner(owner)
+    case .steppingDown, .reclaiming: .handingOver
     case .closed: .closed
     }
   }
@@ -104,6 +117,11 @@ struct RoomOwnership<Store> {
     case .follower(let owner), .changingHands(let owner): owner
     default: nil
     }
+  }
+
+  /// Whether requests wait for the room to settle (see ``Target/handingOver``).
+  var isHandingOver: Bool {
+    if case .handingOver = target { true } else { false }
   }
 
   var isClosed: Bool {
@@ -131,18 +149,25 @@ struct RoomOwnership<Store> {
     case (.owner(let store), .leaseLost):
       state = .steppingDown(store)
       return [.closeStore(store), .lookUpHolder]
-    case (.steppingDown, .ownerIs(let owner)):
+    case (.steppingDown, .ownerIs(let owner)), (.reclaiming, .ownerIs(let owner)):
       state = .follower(owner: owner)
       return [.rejoinMembers(owner: owner)]
     case (.steppingDown, .ownerUnknown):
-      // Nobody runs it: as a follower of nobody, the next check takes it over.
-      state = .changingHands(from: "")
+      state = .reclaiming
       return [.lookUpOwner(current: "")]
+    case (.reclaiming, .tookOver(let store)):
+      state = .owner(store)
+      return [.announceTakeover]
+    case (.reclaiming, .ownerUnchanged):
+      // The lease could not be taken: as a follower of nobody, the next check tries again.
+      state = .follower(owner: "")
+      return []
 
     case (.owner(let store), .lastMemberLeft):
       state = .closed
       return [.releaseLease(after: store), .unregister]
-    case (.follower, .lastMemberLeft), (.changingHands, .lastMemberLeft), (.steppingDown, .lastMemberLeft):
+    case (.follower, .lastMemberLeft), (.changingHands, .lastMemberLeft), (.steppingDown, .lastMemberLeft),
+      (.reclaiming, .lastMemberLeft):
       state = .closed
       return [.unregister]
 
@@ -152,7 +177,7 @@ struct RoomOwnership<Store> {
     case (.follower(let owner), .close), (.changingHands(let owner), .close):
       state = .closed
       return [.unregister, .detachMembers(owner: owner)]
-    case (.steppingDown, .close):
+    case (.steppingDown, .close), (.reclaiming, .close):
       state = .closed
       return [.unregister]
 

@@ -220,6 +220,93 @@ import Testing
     await a.stop()
   }
 
+  @Test func aMemberJoiningWhileTheOwnerStepsDownJoinsTheNewOwner() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let b = try ServerFixture.start(cluster: cluster.node("b"))
+    let staying = try await a.connect()
+    let leaving = try await a.connect()
+    let onB = try await b.connect()
+    let stayingRoom = try await staying.join("room/stepdown")
+    _ = try await leaving.join("room/stepdown")
+    let roomB = try await onB.join("room/stepdown")
+    #expect(cluster.holder("room/stepdown") == "a")
+    let room = try #require(a.server.cluster?.parts.rooms["room/stepdown"])
+    // A could not renew its lease in time and B took the room over. A finds out when it
+    // next renews: its store closes and it asks who holds the room now, an answer held
+    // here until two requests have reached A's room.
+    var lookUps = cluster.holdLookUps(by: "a").makeAsyncIterator()
+    var rounds = cluster.heartbeats(of: "b").makeAsyncIterator()
+    cluster.moveLease("room/stepdown", to: "b")
+    for _ in 0..<2 { await rounds.next() }
+    await lookUps.next()
+    // A member leaves (at once: it follows the room nowhere). A member joins on A, and
+    // A's member acts: each request either waits for the room to settle or is answered.
+    try await leaving.leave("room/stepdown")
+    let (routed, reached) = AsyncStream<Void>.makeStream()
+    let watching = Task {
+      for await _ in room.waitingRequests() { reached.yield() }
+    }
+    let joining = try await a.connect()
+    let joined = Task {
+      defer { reached.yield() }
+      return try await joining.join("room/stepdown")
+    }
+    let acted = Task {
+      defer { reached.yield() }
+      try await staying.send(action: Ticker.ClientAction.add(amount: 2), to: "room/stepdown")
+    }
+    var requests = routed.makeAsyncIterator()
+    for _ in 0..<2 { await requests.next() }
+    watching.cancel()
+    cluster.releaseLookUps(by: "a")
+    // Both went to B: the action is in the room's state, the new member is in the room.
+    let joinedRoom = try await joined.value
+    try await acted.value
+    try await joining.send(action: Ticker.ClientAction.add(amount: 3), to: "room/stepdown")
+    #expect(joinedRoom.state?["count"] == 5)
+    #expect(await waitForState(roomB) { $0["count"] == 5 } != nil)
+    // A's member was not dropped: it joined B too, and its actions run there.
+    try await staying.send(action: Ticker.ClientAction.increment, to: "room/stepdown")
+    #expect(stayingRoom.state?["count"] == 6)
+    #expect(await waitForState(joinedRoom) { $0["count"] == 6 } != nil)
+    #expect(await waitForState(roomB) { $0["count"] == 6 } != nil)
+    #expect(await waitForState(roomB) { names($0).count == 3 } != nil)
+    #expect(names(roomB.state).count == 3, "B's member, the one that joined and the one that stayed")
+    #expect(cluster.holder("room/stepdown") == "b")
+    await b.stop()
+    await a.stop()
+  }
+
+  @Test func aMemberJoiningWhileTheOwnerTakesItsLapsedLeaseBackJoinsTheStoreOpenedAgain() async throws {
+    let cluster = MemoryCluster()
+    let a = try ServerFixture.start(cluster: cluster.node("a"))
+    let staying = try await a.connect()
+    let stayingRoom = try await staying.join("room/reclaimed")
+    let room = try #require(a.server.cluster?.parts.rooms["room/reclaimed"])
+    // A's lease lapsed and nobody took it: A steps down, finds nobody holds the room and
+    // takes it back, opening its store again. A look-up held here keeps the room given
+    // up until a member's join has reached it.
+    var lookUps = cluster.holdLookUps(by: "a").makeAsyncIterator()
+    cluster.expireLease("room/reclaimed")
+    await lookUps.next()
+    var waiting = room.waitingRequests().makeAsyncIterator()
+    let joining = try await a.connect()
+    let joined = Task { try await joining.join("room/reclaimed") }
+    await waiting.next()
+    cluster.releaseLookUps(by: "a")
+    // The join went to the store A opened again, with A's member in it.
+    let joinedRoom = try await joined.value
+    #expect(cluster.holder("room/reclaimed") == "a")
+    try await joining.send(action: Ticker.ClientAction.add(amount: 3), to: "room/reclaimed")
+    #expect(joinedRoom.state?["count"] == 3)
+    #expect(await waitForState(stayingRoom) { $0["count"] == 3 } != nil)
+    try await staying.send(action: Ticker.ClientAction.increment, to: "room/reclaimed")
+    #expect(stayingRoom.state?["count"] == 4)
+    #expect(await waitForState(joinedRoom) { names($0).count == 2 } != nil)
+    await a.stop()
+  }
+
   @Test func framesOverTheBackplaneRoundTrip() {
     let messages: [ClusterMessage] = [
       .frame(connections: [1, 2], payload: Array(#"{"op":"patch","topic":"t","rev":3,"ops":[]}"#.utf8)),

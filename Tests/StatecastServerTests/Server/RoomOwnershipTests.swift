@@ -55,8 +55,46 @@ struct RoomOwnershipTests {
     var room = Ownership(.owner("old"))
     _ = room.handle(.leaseLost)
     #expect(room.handle(.ownerUnknown) == [.lookUpOwner(current: "")])
-    #expect(room.handle(.tookOver("new")) == [.announceTakeover, .abandonRequests(node: "")])
+    #expect(room.handle(.tookOver("new")) == [.announceTakeover], "it followed no other process")
     #expect(room.state == .owner("new"))
+  }
+
+  @Test func requestsWhileTheRoomIsGivenUpWaitForItToSettle() {
+    var room = Ownership(.owner("old"))
+    _ = room.handle(.leaseLost)
+    if case .store = room.target { Issue.record("a request while stepping down meets the closing store") }
+    #expect(room.isHandingOver, "a request while stepping down waits")
+    #expect(room.handle(.checkOwner).isEmpty, "the step-down looks the holder up already")
+    _ = room.handle(.ownerUnknown)
+    if case .owner = room.target { Issue.record("a request while the lease is asked for again goes nowhere") }
+    #expect(room.isHandingOver, "a request while the lease is asked for again waits")
+    _ = room.handle(.tookOver("new"))
+    #expect(!room.isHandingOver)
+    guard case .store("new") = room.target else {
+      Issue.record("once the room is taken back, requests go to its new store")
+      return
+    }
+  }
+
+  @Test func aRoomGivenUpSettlesWithItsNewHolderOrClosesWithItsLastMember() {
+    var followed = Ownership(.owner("store"))
+    _ = followed.handle(.leaseLost)
+    _ = followed.handle(.ownerUnknown)
+    #expect(followed.handle(.ownerIs("b")) == [.rejoinMembers(owner: "b")], "another took it meanwhile")
+    guard case .owner("b") = followed.target else {
+      Issue.record("settled, requests go to the new holder")
+      return
+    }
+    var unreachable = Ownership(.owner("store"))
+    _ = unreachable.handle(.leaseLost)
+    _ = unreachable.handle(.ownerUnknown)
+    #expect(unreachable.handle(.ownerUnchanged).isEmpty)
+    #expect(unreachable.state == .follower(owner: ""), "the lease was not taken: the next check tries again")
+    var left = Ownership(.owner("store"))
+    _ = left.handle(.leaseLost)
+    #expect(left.handle(.lastMemberLeft) == [.unregister], "the store is closing already, the lease is gone")
+    #expect(left.isClosed)
+    #expect(left.handle(.ownerIs("b")).isEmpty, "a late answer changes nothing")
   }
 
   @Test func theLastMemberLeavingClosesTheRoomAndReleasesItsLease() {

@@ -15,6 +15,8 @@ final class MemoryCluster: @unchecked Sendable {
   private var leaseless: Set<String> = []
   private let lossReports = AsyncStream<(node: String, payload: String)>.makeStream()
   private var beatWatchers: [(node: String, continuation: AsyncStream<Void>.Continuation)] = []
+  private var lookUpHolds: [String: AsyncStream<Void>.Continuation] = [:]
+  private var heldLookUps: [String: [CheckedContinuation<Void, Never>]] = [:]
 
   /// Every message lost on its way to a node that does not listen (``loseMessages(to:)``).
   var losses: AsyncStream<(node: String, payload: String)> { lossReports.stream }
@@ -53,6 +55,35 @@ final class MemoryCluster: @unchecked Sendable {
     lock.withLock { _ = leaseless.insert(node) }
   }
 
+  /// `node` holds `room`'s lease now, as when its holder could not renew it in time
+  /// and `node` took it: the former holder finds out when it next renews.
+  func moveLease(_ room: String, to node: String, ttl: Duration = .seconds(2)) {
+    lock.withLock { leases[room] = (node, .now + ttl) }
+  }
+
+  /// `room`'s lease lapsed (its holder could not renew it in time) and nobody took it.
+  func expireLease(_ room: String) {
+    lock.withLock { leases[room] = nil }
+  }
+
+  /// From now on `node`'s questions of who holds a lease wait for their answer until
+  /// ``releaseLookUps(by:)``; the stream yields as each one starts waiting. Holds a room
+  /// that steps down between its store's closing and its new holder's being known.
+  func holdLookUps(by node: String) -> AsyncStream<Void> {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    lock.withLock { lookUpHolds[node] = continuation }
+    return stream
+  }
+
+  /// `node`'s held look-ups are answered, and the next ones at once.
+  func releaseLookUps(by node: String) {
+    let held = lock.withLock {
+      lookUpHolds.removeValue(forKey: node)?.finish()
+      return heldLookUps.removeValue(forKey: node) ?? []
+    }
+    for continuation in held { continuation.resume() }
+  }
+
   func hear(_ node: String) {
     lock.withLock { _ = deaf.remove(node) }
   }
@@ -71,6 +102,19 @@ final class MemoryCluster: @unchecked Sendable {
       guard let lease = leases[room], lease.expires > .now else { return nil }
       return lease.node
     }
+  }
+
+  fileprivate func lookUp(_ room: String, by node: String) async -> String? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let held = lock.withLock { () -> Bool in
+        guard let watcher = lookUpHolds[node] else { return false }
+        heldLookUps[node, default: []].append(continuation)
+        watcher.yield()
+        return true
+      }
+      if !held { continuation.resume() }
+    }
+    return holder(room)
   }
 
   fileprivate func acquire(_ room: String, _ node: String, _ ttl: Duration) throws -> String {
@@ -131,7 +175,7 @@ struct MemoryBackplane: ClusterBackplane {
   func renewLeases(_ rooms: [String], ttl: Duration) async throws -> Set<String> {
     try cluster.renew(rooms, node, ttl)
   }
-  func leaseHolder(room: String) async throws -> String? { cluster.holder(room) }
+  func leaseHolder(room: String) async throws -> String? { await cluster.lookUp(room, by: node) }
   func releaseLease(room: String) async throws { cluster.release(room, node) }
   func heartbeat(ttl: Duration) async throws -> Set<String> { try cluster.beat(node, ttl) }
   func send(_ payload: String, to node: String) async throws {
