@@ -210,7 +210,7 @@ func snippet5() async throws {
     _ = configuredServer
 }
 
-/// docs/GUIDE.md, line 272.
+/// docs/GUIDE.md, line 278.
 func snippet6() async throws {
     let routes: [Route] = [
       .perSession("poll", Poll.self, dependencies: ()),
@@ -219,7 +219,7 @@ func snippet6() async throws {
     _ = routes
 }
 
-/// docs/GUIDE.md, line 315.
+/// docs/GUIDE.md, line 321.
 func snippet8() async throws {
     let storage = try SQLiteStorage(directory: URL(fileURLWithPath: "data"))
     let durableServer = StatecastServer(
