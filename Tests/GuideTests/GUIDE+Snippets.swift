@@ -103,6 +103,78 @@ extension Poll {
   }
 }
 
+public enum DailyQuestion: Feature {
+  public struct State: Equatable, Sendable {
+    public var question = ""
+    public var loading = false
+    public init() {}
+  }
+
+  /// What a browser may send: `{"refresh":{}}`, or `refresh` in a binding.
+  public enum ClientAction: Equatable, Decodable, Sendable { case refresh }
+
+  /// `loaded` and `failed` are not client actions, so no browser can send them.
+  public enum Action: Equatable, Sendable {
+    case client(ClientAction)
+    case loaded(String)
+    case failed
+  }
+
+  public struct ViewState: Encodable, Equatable, Sendable {
+    public var question: String
+    public var loading: Bool
+  }
+
+  /// Where questions come from: the server's is an HTTP client, a test's a constant.
+  public struct Dependencies: Sendable {
+    public var fetchQuestion: @Sendable () async throws -> String
+    public init(fetchQuestion: @escaping @Sendable () async throws -> String) {
+      self.fetchQuestion = fetchQuestion
+    }
+  }
+
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
+
+  public static func viewState(_ state: State) -> ViewState {
+    ViewState(question: state.question, loading: state.loading)
+  }
+
+  public static func reducer(dependencies: Dependencies) -> Reducer<State, Action> {
+    Reducer { state, action in
+      switch action {
+      case .client(.refresh):
+        state.loading = true
+        return .run { send in
+          await send(.loaded(try await dependencies.fetchQuestion()))
+        } catch: { _, send in
+          await send(.failed)
+        }
+      case .loaded(let question):
+        state.loading = false
+        state.question = question
+        return .none
+      case .failed:
+        state.loading = false
+        return .none
+      }
+    }
+  }
+
+  public static func makeStore(dependencies: Dependencies, join: Join) -> Store<State, Action> {
+    Store(initialState: State(), reducer: reducer(dependencies: dependencies))
+  }
+}
+
+@Test func refreshingLoadsTheQuestion() async {
+  let dependencies = DailyQuestion.Dependencies(fetchQuestion: { "Vim or Emacs?" })
+  let store = TestStore(initialState: DailyQuestion.State(), reducer: DailyQuestion.reducer(dependencies: dependencies))
+  await store.send(.client(.refresh)) { $0.loading = true }
+  await store.receive(.loaded("Vim or Emacs?")) {
+    $0.loading = false
+    $0.question = "Vim or Emacs?"
+  }
+}
+
 func pollTitleErrors(title: String, takenTitles: Set<String>) -> FieldErrors {
   var errors = FieldErrors()
   errors.check("title", title, .required("Give the poll a title"), .maxLength(80))
@@ -110,7 +182,7 @@ func pollTitleErrors(title: String, takenTitles: Set<String>) -> FieldErrors {
   return errors
 }
 
-/// docs/GUIDE.md, line 181.
+/// docs/GUIDE.md, line 187.
 func snippet4() async throws {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     let logger = Logger(label: "poll")
@@ -123,8 +195,23 @@ func snippet4() async throws {
     _ = server
 }
 
-/// docs/GUIDE.md, line 247.
+/// docs/GUIDE.md, line 211.
 func snippet5() async throws {
+    var configuration = ServerConfiguration()
+    configuration.host = "0.0.0.0"  // every interface, as in a container
+    configuration.port = 0  // a free port: onServerRunning is told which
+    configuration.publicDirectory = "Public"
+    let configuredServer = StatecastServer(
+      configuration: configuration,
+      routes: [.perSession("poll", Poll.self, dependencies: ())],
+      onServerRunning: { port in print("listening on http://127.0.0.1:\(port)") }
+    )
+    _ = configuration
+    _ = configuredServer
+}
+
+/// docs/GUIDE.md, line 278.
+func snippet6() async throws {
     let routes: [Route] = [
       .perSession("poll", Poll.self, dependencies: ()),
       .shared("poll/:room", Poll.self, dependencies: ()),
@@ -132,8 +219,8 @@ func snippet5() async throws {
     _ = routes
 }
 
-/// docs/GUIDE.md, line 290.
-func snippet7() async throws {
+/// docs/GUIDE.md, line 321.
+func snippet8() async throws {
     let storage = try SQLiteStorage(directory: URL(fileURLWithPath: "data"))
     let durableServer = StatecastServer(
       routes: [

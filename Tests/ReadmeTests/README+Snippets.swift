@@ -48,7 +48,7 @@ enum Tally: Feature {
   }
 }
 
-/// README.md, line 34.
+/// README.md, line 49.
 func snippet1() async throws {
     let store = Store(initialState: Counter(), reducer: counter(facts: Facts { "\($0) is a number" }))
     await store.send(.incrementTapped)
@@ -56,7 +56,7 @@ func snippet1() async throws {
     _ = store
 }
 
-/// README.md, line 59.
+/// README.md, line 74.
 func snippet2() async throws {
     let store = TestStore(initialState: Counter(), reducer: counter(facts: Facts { _ in "fact" }))
     await store.send(.incrementTapped) { $0.count = 1 }
@@ -66,7 +66,7 @@ func snippet2() async throws {
     _ = store
 }
 
-/// README.md, line 73.
+/// README.md, line 88.
 func snippet3() async throws {
     let server = StatecastServer(
       routes: [
@@ -83,7 +83,7 @@ func snippet3() async throws {
     _ = server
 }
 
-/// README.md, line 449.
+/// README.md, line 466.
 func snippet4() async throws {
     var configuration = ServerConfiguration()
     let registry = PrometheusCollectorRegistry()
