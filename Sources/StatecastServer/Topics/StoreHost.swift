@@ -45,7 +45,7 @@ final class StoreHost<
   let initialRevision: Int
   let historyStartsKnown: Bool
   let logger: Logger
-  /// The members, the channels, the last state and presence: see ``Guarded``.
+  /// The members, the channels and presence: see ``Guarded``.
   let guarded: Locked<Guarded>
 
   /// What the topic accepts as uploads; set once by an uploading feature's route,
