@@ -32,9 +32,9 @@ private func runRoundTrips() async throws {
   let url = "ws://127.0.0.1:\(port)/ws"
 
   let rounds = benchSize(20, minimum: 2)
-  let block = 1_000
-  let tableBlock = 250
-  let warmup = 2_000
+  let block = benchSize(1_000, minimum: 50)
+  let tableBlock = block / 4
+  let warmup = benchSize(2_000, minimum: 100)
   let trips = warmup + rounds * block
   let floor = try await RoundTripSeries.echo(
     name: "/echo (transport floor)", url: "ws://127.0.0.1:\(port)/echo")
@@ -52,14 +52,16 @@ private func runRoundTrips() async throws {
     trips: warmup / 4 + rounds * tableBlock
   ) { ref in #"{"rename":{"index":\#(ref % BenchTable.rowCount),"title":"renamed \#(ref)"}}"# }
   let serverCPU = { server.serviceThreadCPUTime }
-  let blocks = [(floor, block), (counter, block), (unchanged, block), (table, tableBlock)]
-  for (series, size) in blocks {
-    try await series.run(size == tableBlock ? warmup / 4 : warmup, timed: false, serverCPU: serverCPU)
-  }
+  // Each kind: its block, and its warm-up (run once, before the timed rounds).
+  let blocks = [
+    (floor, block, warmup), (counter, block, warmup), (unchanged, block, warmup),
+    (table, tableBlock, warmup / 4),
+  ]
+  for (series, _, warmup) in blocks { try await series.run(warmup, timed: false, serverCPU: serverCPU) }
   for _ in 0..<rounds {
-    for (series, size) in blocks { try await series.run(size, timed: true, serverCPU: serverCPU) }
+    for (series, size, _) in blocks { try await series.run(size, timed: true, serverCPU: serverCPU) }
   }
-  for (series, _) in blocks { try await series.finish() }
+  for (series, _, _) in blocks { try await series.finish() }
   await server.shutdown()
   try? FileManager.default.removeItem(at: data)
 
