@@ -150,4 +150,16 @@ import Testing
     #expect(patch.json.serialized() == patch.serialized())
     #expect(try JSONPatch(json: JSON(parsing: text)) == patch)
   }
+
+  /// Pointers are written without their `description` when no token needs escaping; a
+  /// token with a quote, a backslash, a control character, `~` or `/` still comes out
+  /// as the value form would write it.
+  @Test func serializesPointersLikeTheValueForm() throws {
+    let tokens = ["plain", "é ü 字", "say \"hi\"", "back\\slash", "line\nbreak", "a~b", "c/d", "", "0"]
+    let patch = JSONPatch(
+      tokens.map { .replace(path: JSONPointer(tokens: ["rows", $0]), value: 1) }
+        + [.copy(from: JSONPointer(tokens: ["x\u{1}"]), path: JSONPointer(tokens: ["y", "z"]))])
+    #expect(patch.json.serialized() == patch.serialized())
+    #expect(try JSONPatch(json: JSON(parsing: patch.serialized())) == patch)
+  }
 }

@@ -78,6 +78,25 @@ enum JSONWriter {
     buffer.append(contentsOf: text.utf8)
   }
 
+  /// Writes a JSON Pointer's string form quoted. Tokens that need no escaping, nearly
+  /// all of them (field names, indexes), are written as they are, without building the
+  /// pointer's `description` first: a patch writes one or two pointers per operation.
+  static func writePointer(_ pointer: JSONPointer, into buffer: inout [UInt8]) {
+    let isPlain = pointer.tokens.allSatisfy { token in
+      !token.utf8.contains { byte in
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "~")
+          || byte == UInt8(ascii: "/")
+      }
+    }
+    guard isPlain else { return writeString(pointer.description, into: &buffer) }
+    buffer.append(UInt8(ascii: "\""))
+    for token in pointer.tokens {
+      buffer.append(UInt8(ascii: "/"))
+      buffer.append(contentsOf: token.utf8)
+    }
+    buffer.append(UInt8(ascii: "\""))
+  }
+
   /// Writes `string` quoted, escaping `"`, `\` and U+0000...U+001F.
   static func writeString(_ string: String, into buffer: inout [UInt8]) {
     buffer.append(UInt8(ascii: "\""))

@@ -54,17 +54,17 @@ public struct JSONPatch: Sendable, Equatable, ExpressibleByArrayLiteral {
       switch operation {
       case .add(let path, let value), .replace(let path, let value), .test(let path, let value):
         JSONWriter.appendASCII(",\"path\":", into: &buffer)
-        JSONWriter.writeString(path.description, into: &buffer)
+        JSONWriter.writePointer(path, into: &buffer)
         JSONWriter.appendASCII(",\"value\":", into: &buffer)
         JSONWriter.write(value, into: &buffer)
       case .remove(let path):
         JSONWriter.appendASCII(",\"path\":", into: &buffer)
-        JSONWriter.writeString(path.description, into: &buffer)
+        JSONWriter.writePointer(path, into: &buffer)
       case .move(let from, let path), .copy(let from, let path):
         JSONWriter.appendASCII(",\"from\":", into: &buffer)
-        JSONWriter.writeString(from.description, into: &buffer)
+        JSONWriter.writePointer(from, into: &buffer)
         JSONWriter.appendASCII(",\"path\":", into: &buffer)
-        JSONWriter.writeString(path.description, into: &buffer)
+        JSONWriter.writePointer(path, into: &buffer)
       }
       buffer.append(UInt8(ascii: "}"))
     }

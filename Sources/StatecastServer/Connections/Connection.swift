@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Statecast
 import StatecastJSON
@@ -92,10 +93,11 @@ final class Connection: @unchecked Sendable {
   private var isClosing = false
   private var limiter: RateLimiter
   private var errorTimes: [ContinuousClock.Instant] = []
-  /// The topic this socket last acted on and its route's pattern, which `/metrics`
-  /// counts actions by: a socket acts on the same topic again and again, and matching
-  /// it against every route each time cost more than counting.
-  private var lastActionRoute: (topic: String, pattern: String?)?
+  /// The topic this socket last acted on, its route's pattern, which `/metrics` counts
+  /// actions by, and the counter of that route's `ok` actions: a socket acts on the same
+  /// topic again and again, and matching it against every route and finding the counter
+  /// each time cost more than counting.
+  private var lastActionRoute: (topic: String, pattern: String?, ok: Counter?)?
 
   init(
     id: ConnectionID, session: Session, configuration: ServerConfiguration, sink: any FrameSink,
@@ -233,16 +235,19 @@ final class Connection: @unchecked Sendable {
   private func count(
     _ message: ClientMessage?, _ error: ProtocolError.Code?, since started: ContinuousClock.Instant
   ) {
-    var route: String?
-    if case .action(let topic, _, _) = message, error != .notJoined {
-      if let last = lastActionRoute, last.topic == topic {
-        route = last.pattern
-      } else {
-        route = topics.routePattern(of: topic)
-        lastActionRoute = (topic, route)
-      }
+    guard let metrics else { return }
+    guard case .action(let topic, _, _) = message, error != .notJoined else {
+      return metrics.replied(error, action: nil, since: started)
     }
-    metrics?.replied(error, action: route, since: started)
+    if lastActionRoute?.topic != topic {
+      let pattern = topics.routePattern(of: topic)
+      lastActionRoute = (topic, pattern, pattern.map { metrics.actionCounter(route: $0, outcome: "ok") })
+    }
+    if error == nil, let ok = lastActionRoute?.ok {
+      metrics.repliedOK(action: ok, since: started)
+    } else {
+      metrics.replied(error, action: lastActionRoute?.pattern, since: started)
+    }
   }
 
   /// ``handle(_:isFirst:)`` in a task of its own on the global executor, awaited, for
@@ -382,18 +387,6 @@ final class Connection: @unchecked Sendable {
       for reply in heldReplies { sink.send(reply, to: id) }
       heldReplies = []
       heldBytes = 0
-    }
-  }
-}
-
-extension ClientMessage {
-  /// The topic the message is about, if any.
-  var topic: String? {
-    switch self {
-    case .hello, .navigate, .uploadResume, .uploadCancel: nil
-    case .join(let topic, _, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _),
-      .upload(let topic, _, _, _):
-      topic
     }
   }
 }

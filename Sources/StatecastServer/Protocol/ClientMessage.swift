@@ -160,3 +160,15 @@ enum ClientMessage: Sendable {
     }
   }
 }
+
+extension ClientMessage {
+  /// The topic the message is about, if any.
+  var topic: String? {
+    switch self {
+    case .hello, .navigate, .uploadResume, .uploadCancel: nil
+    case .join(let topic, _, _), .action(let topic, _, _), .leave(let topic), .presence(let topic, _),
+      .upload(let topic, _, _, _):
+      topic
+    }
+  }
+}

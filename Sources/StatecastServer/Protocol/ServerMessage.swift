@@ -68,18 +68,33 @@ enum ServerMessage {
     frame { bytes in
       append("{\"op\":\"patch\",\"topic\":", to: &bytes)
       JSON.string(topic).serialize(into: &bytes)
-      append(",\"rev\":\(rev),\"ops\":", to: &bytes)
-      patch.json.serialize(into: &bytes)
+      append(",\"rev\":", to: &bytes)
+      appendDecimal(rev, to: &bytes)
+      append(",\"ops\":", to: &bytes)
+      patch.serialize(into: &bytes)
       bytes.append(UInt8(ascii: "}"))
     }
   }
 
   private static func appendReplyHead(ref: Int64?, status: StaticString, to bytes: inout [UInt8]) {
     append("{\"op\":\"reply\",\"ref\":", to: &bytes)
-    append(ref.map(String.init) ?? "null", to: &bytes)
+    if let ref { appendDecimal(ref, to: &bytes) } else { append("null", to: &bytes) }
     append(",\"status\":\"", to: &bytes)
     status.withUTF8Buffer { bytes.append(contentsOf: $0) }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Writes an integer's digits without making a `String` of it first: a reply and a
+  /// patch each carry one, on every action.
+  private static func appendDecimal(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = UInt64(value.magnitude)
+    let start = bytes.count
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
+    bytes[start...].reverse()
   }
 
   private static func append(_ text: String, to bytes: inout [UInt8]) {
