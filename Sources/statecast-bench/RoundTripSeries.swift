@@ -45,11 +45,11 @@ final class RoundTripSeries {
     self.kind = kind
   }
 
-  /// Echo trips on `/echo` of the same server.
-  static func echo(name: String, url: String) async throws -> RoundTripSeries {
+  /// Echo trips of `payloadSize` bytes on `/echo` of the same server.
+  static func echo(name: String, url: String, payloadSize: Int = 64) async throws -> RoundTripSeries {
     let client = try WebSocketClient()
     let socket = try await client.connect(to: url)
-    let payload = [UInt8](repeating: UInt8(ascii: "e"), count: 64)
+    let payload = [UInt8](repeating: UInt8(ascii: "e"), count: payloadSize)
     return RoundTripSeries(name: name, client: client, socket: socket, kind: .echo(payload: payload))
   }
 

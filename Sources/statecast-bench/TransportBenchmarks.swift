@@ -27,24 +27,14 @@ struct EchoFloor {
 func measureEchoFloor(
   url: String, payloadSize: Int = 64, iterations: Int = 20_000, warmup: Int = 2_000
 ) async throws -> EchoFloor {
-  let client = try WebSocketClient()
-  let connection = try await client.connect(to: url)
-  let payload = [UInt8](repeating: UInt8(ascii: "e"), count: payloadSize)
-  var events = connection.events.makeAsyncIterator()
-  var samples: [Double] = []
-  samples.reserveCapacity(iterations)
+  let series = try await RoundTripSeries.echo(name: "/echo", url: url, payloadSize: payloadSize)
   let started = nowNanoseconds()
-  for index in 0..<(warmup + iterations) {
-    let sent = nowNanoseconds()
-    connection.send(text: payload)
-    guard case .text = await events.next() else { throw EchoBenchmarkFailure.connectionEnded }
-    if index >= warmup { samples.append(Double(nowNanoseconds() - sent)) }
-  }
+  try await series.run(warmup, timed: false, serverCPU: { nil })
+  try await series.run(iterations, timed: true, serverCPU: { nil })
   let total = Double(nowNanoseconds() - started)
-  connection.close()
-  await client.shutdown()
+  try await series.finish()
   return EchoFloor(
-    p50: percentile(samples, 0.5), p99: percentile(samples, 0.99),
+    p50: percentile(series.samples, 0.5), p99: percentile(series.samples, 0.99),
     roundTripsPerSecond: Double(warmup + iterations) / (total / 1e9))
 }
 
