@@ -14,8 +14,9 @@ func runServerBenchmarks() async throws {
 }
 
 /// Action → patch → reply with one client, against `/echo` on the same server: on the
-/// counter, on an action the counter answers with no change, and on a 10,000-row table
-/// where each action changes one field of one row. The four kinds alternate in blocks
+/// counter, on an action the counter answers with no change, on the smallest feature (a
+/// one-field view: the framework's own path), and on a 10,000-row table where each
+/// action changes one field of one row. The five kinds alternate in blocks
 /// (see ``RoundTripSeries``); each row gives the wall clock's median and the server's
 /// service-thread CPU per trip, both against the floor's.
 private func runRoundTrips() async throws {
@@ -27,7 +28,8 @@ private func runRoundTrips() async throws {
   configuration.actionBurst = 10_000_000
   let data = FileManager.default.temporaryDirectory.appendingPathComponent(
     "statecast-bench-\(UUID().uuidString)")
-  let server = StatecastServer(configuration: configuration, routes: demoCounterRoute(data) + [tableRoute()])
+  let server = StatecastServer(
+    configuration: configuration, routes: demoCounterRoute(data) + [tableRoute(), tallyRoute()])
   let port = try server.start()
   let url = "ws://127.0.0.1:\(port)/ws"
 
@@ -47,6 +49,9 @@ private func runRoundTrips() async throws {
     name: "action → reply, no change (counter)", url: url, topic: "counter", trips: trips,
     answerIsPatched: false
   ) { _ in #"{"cancelNthPrime":{}}"# }
+  let tally = try await RoundTripSeries.actions(
+    name: "action → patch → reply (one-field view)", url: url, topic: "tally", trips: trips
+  ) { _ in #"{"add":{}}"# }
   let table = try await RoundTripSeries.actions(
     name: "action → patch → reply (10,000-row table, 1 field)", url: url, topic: "table",
     trips: warmup / 4 + rounds * tableBlock
@@ -55,7 +60,7 @@ private func runRoundTrips() async throws {
   // Each kind: its block, and its warm-up (run once, before the timed rounds).
   let blocks = [
     (floor, block, warmup), (counter, block, warmup), (unchanged, block, warmup),
-    (table, tableBlock, warmup / 4),
+    (tally, block, warmup), (table, tableBlock, warmup / 4),
   ]
   for (series, _, warmup) in blocks { try await series.run(warmup, timed: false, serverCPU: serverCPU) }
   for _ in 0..<rounds {
@@ -131,6 +136,37 @@ private enum BenchTable: Feature {
 
 private func tableRoute() -> Route {
   .perSession("table", BenchTable.self, dependencies: ())
+}
+
+/// The smallest feature: one number, one action, its view the state itself. Its trip is
+/// the framework's own path (parse, decode, reduce, encode, diff, two frames) with as
+/// little of a feature's work as a feature can have.
+private enum BenchTally: Feature {
+  struct State: Codable, Equatable, Sendable {
+    var count = 0
+  }
+
+  enum ClientAction: Codable, Sendable {
+    case add
+  }
+
+  static func embed(_ action: ClientAction) -> ClientAction { action }
+  static func viewState(_ state: State) -> State { state }
+
+  static func makeStore(dependencies: Void, join: Join) -> Store<State, ClientAction> {
+    Store(
+      initialState: State(),
+      reducer: Reducer { state, action in
+        switch action {
+        case .add: state.count += 1
+        }
+        return .none
+      })
+  }
+}
+
+private func tallyRoute() -> Route {
+  .perSession("tally", BenchTally.self, dependencies: ())
 }
 
 /// Opens `count` sessions, each joined to `counter`, against a demo server in its own
