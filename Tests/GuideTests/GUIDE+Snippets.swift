@@ -282,6 +282,18 @@ public enum Leaderboard: Feature {
   }
 }
 
+@Test func aCheerIsPushedToTheHooks() async {
+  let store = Leaderboard.makeStore(dependencies: (), join: Join())
+  let (pushed, continuation) = AsyncStream.makeStream(of: String.self)
+  let stopListening = store.events.listen { event in
+    continuation.yield("\(event.name): \((event.payload as? Leaderboard.Cheer)?.text ?? "?")")
+  }
+  await store.send(.client(.cheer(name: "Ada"))).finish()
+  stopListening()
+  continuation.finish()
+  #expect(await pushed.reduce(into: []) { $0.append($1) } == ["cheer: Everyone cheers Ada"])
+}
+
 /// docs/GUIDE.md, line 187.
 func snippet4() async throws {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
