@@ -348,3 +348,13 @@ func snippet8() async throws {
     _ = storage
     _ = durableServer
 }
+
+/// docs/GUIDE.md, line 505.
+func snippet12() async throws {
+    var pagesConfiguration = ServerConfiguration()
+    // /team/red, /team/blue, ... answer with Public/team.html, rendered and navigable.
+    pagesConfiguration.appPages = ["/team": "team.html"]
+    // Development: a page whose file changed is parsed again on its next request.
+    pagesConfiguration.reloadsPageTemplates = true
+    _ = pagesConfiguration
+}
