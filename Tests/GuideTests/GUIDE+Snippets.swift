@@ -349,7 +349,7 @@ func snippet8() async throws {
     _ = durableServer
 }
 
-/// docs/GUIDE.md, line 508.
+/// docs/GUIDE.md, line 509.
 func snippet12() async throws {
     var pagesConfiguration = ServerConfiguration()
     // /team/red, /team/blue, ... answer with Public/team.html, rendered and navigable.
