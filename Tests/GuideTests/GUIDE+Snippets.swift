@@ -322,7 +322,7 @@ func snippet5() async throws {
     _ = configuredServer
 }
 
-/// docs/GUIDE.md, line 278.
+/// docs/GUIDE.md, line 280.
 func snippet6() async throws {
     let routes: [Route] = [
       .perSession("poll", Poll.self, dependencies: ()),
@@ -331,7 +331,7 @@ func snippet6() async throws {
     _ = routes
 }
 
-/// docs/GUIDE.md, line 321.
+/// docs/GUIDE.md, line 323.
 func snippet8() async throws {
     let storage = try SQLiteStorage(directory: URL(fileURLWithPath: "data"))
     let durableServer = StatecastServer(
@@ -349,7 +349,7 @@ func snippet8() async throws {
     _ = durableServer
 }
 
-/// docs/GUIDE.md, line 509.
+/// docs/GUIDE.md, line 511.
 func snippet12() async throws {
     var pagesConfiguration = ServerConfiguration()
     // /team/red, /team/blue, ... answer with Public/team.html, rendered and navigable.
