@@ -215,7 +215,7 @@ public enum Attachments: UploadingFeature {
   public static func embed(_ action: ClientAction) -> Action { .client(action) }
 
   public static func viewState(_ state: State) -> ViewState {
-    ViewState(files: state.files.map { Attached(id: $0.sha256, name: $0.name, size: $0.size) })
+    ViewState(files: state.files.map { Attached(id: $0.id, name: $0.name, size: $0.size) })
   }
 
   public static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
