@@ -1778,6 +1778,11 @@ const KNOWN = new Set([
 "data-sc-overscan",
 "data-sc-feed",
 "data-sc-feed-limit",
+"data-sc-form",
+"data-sc-error-for",
+"data-sc-upload",
+"data-sc-upload-drop",
+"data-sc-upload-list",
 ]);
 const reportedUnknown = new Set();
 function scanElement(element, region, context, isViewRoot = false) {

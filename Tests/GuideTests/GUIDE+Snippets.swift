@@ -182,6 +182,118 @@ func pollTitleErrors(title: String, takenTitles: Set<String>) -> FieldErrors {
   return errors
 }
 
+public enum Attachments: UploadingFeature {
+  public struct State: Equatable, Sendable {
+    public var files: [UploadedFile] = []
+    public init() {}
+  }
+
+  public enum ClientAction: Equatable, Decodable, Sendable { case clear }
+
+  public enum Action: Equatable, Sendable {
+    case client(ClientAction)
+    case uploaded(UploadedFile)
+  }
+
+  public struct ViewState: Encodable, Equatable, Sendable {
+    public var files: [Attached]
+  }
+
+  public struct Attached: Encodable, Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var size: Int
+  }
+
+  /// Checked when a file is announced: a file that breaks one is refused with a message
+  /// naming the limit (`huge.pdf is 26 MB; files may be at most 5 MB`).
+  public static var uploadLimits: UploadLimits {
+    UploadLimits(maxFileSize: 5 << 20, maxFiles: 10, types: ["image/*", ".pdf"], sessionQuota: 20 << 20)
+  }
+
+  public static func fileUploaded(_ file: UploadedFile) -> Action { .uploaded(file) }
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
+
+  public static func viewState(_ state: State) -> ViewState {
+    ViewState(files: state.files.map { Attached(id: $0.id, name: $0.name, size: $0.size) })
+  }
+
+  public static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
+    Store(
+      initialState: State(),
+      reducer: Reducer { state, action in
+        switch action {
+        case .client(.clear): state.files = []
+        case .uploaded(let file): state.files.append(file)
+        }
+        return .none
+      })
+  }
+}
+
+public enum Leaderboard: Feature {
+  public struct State: Equatable, Sendable {
+    /// The rows the page has in view; `ListWindow()` is the first 100.
+    public var window = ListWindow()
+    public init() {}
+  }
+
+  public enum ClientAction: Equatable, Decodable, Sendable {
+    /// Sent by `data-sc-window-action="scrolled"`: `{"scrolled":{"window":{"start":S,"count":C}}}`.
+    case scrolled(window: ListWindow)
+    case cheer(name: String)
+  }
+
+  public enum Action: Equatable, Sendable { case client(ClientAction) }
+
+  /// Not `Equatable`: `WindowedList` is not.
+  public struct ViewState: Encodable, Sendable {
+    public var players: WindowedList<Player>
+  }
+
+  public struct Player: Encodable, Equatable, Sendable {
+    public var id: Int
+    public var name: String
+  }
+
+  public struct Cheer: Encodable, Sendable { public var text: String }
+
+  public static let total = 1_000_000
+
+  public static func embed(_ action: ClientAction) -> Action { .client(action) }
+
+  public static func viewState(_ state: State) -> ViewState {
+    ViewState(players: WindowedList(state.window, total: total) { Player(id: $0, name: "Player \($0 + 1)") })
+  }
+
+  public static func makeStore(dependencies: Void, join: Join) -> Store<State, Action> {
+    Store(
+      initialState: State(),
+      reducer: Reducer { state, action in
+        switch action {
+        case .client(.scrolled(let window)):
+          state.window = window
+          return .none
+        case .client(.cheer(let name)):
+          // `send.event` is not awaited: the event is queued for the topic's hooks.
+          return .run { send in send.event("cheer", Cheer(text: "Everyone cheers \(name)")) }
+        }
+      })
+  }
+}
+
+@Test func aCheerIsPushedToTheHooks() async {
+  let store = Leaderboard.makeStore(dependencies: (), join: Join())
+  let (pushed, continuation) = AsyncStream.makeStream(of: String.self)
+  let stopListening = store.events.listen { event in
+    continuation.yield("\(event.name): \((event.payload as? Leaderboard.Cheer)?.text ?? "?")")
+  }
+  await store.send(.client(.cheer(name: "Ada"))).finish()
+  stopListening()
+  continuation.finish()
+  #expect(await pushed.reduce(into: []) { $0.append($1) } == ["cheer: Everyone cheers Ada"])
+}
+
 /// docs/GUIDE.md, line 187.
 func snippet4() async throws {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -210,7 +322,7 @@ func snippet5() async throws {
     _ = configuredServer
 }
 
-/// docs/GUIDE.md, line 278.
+/// docs/GUIDE.md, line 280.
 func snippet6() async throws {
     let routes: [Route] = [
       .perSession("poll", Poll.self, dependencies: ()),
@@ -219,7 +331,7 @@ func snippet6() async throws {
     _ = routes
 }
 
-/// docs/GUIDE.md, line 321.
+/// docs/GUIDE.md, line 323.
 func snippet8() async throws {
     let storage = try SQLiteStorage(directory: URL(fileURLWithPath: "data"))
     let durableServer = StatecastServer(
@@ -235,4 +347,14 @@ func snippet8() async throws {
     ).run()
     _ = storage
     _ = durableServer
+}
+
+/// docs/GUIDE.md, line 511.
+func snippet12() async throws {
+    var pagesConfiguration = ServerConfiguration()
+    // /team/red, /team/blue, ... answer with Public/team.html, rendered and navigable.
+    pagesConfiguration.appPages = ["/team": "team.html"]
+    // Development: a page whose file changed is parsed again on its next request.
+    pagesConfiguration.reloadsPageTemplates = true
+    _ = pagesConfiguration
 }

@@ -83,7 +83,7 @@ func snippet3() async throws {
     _ = server
 }
 
-/// README.md, line 466.
+/// README.md, line 468.
 func snippet4() async throws {
     var configuration = ServerConfiguration()
     let registry = PrometheusCollectorRegistry()

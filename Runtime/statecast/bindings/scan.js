@@ -74,6 +74,12 @@ const KNOWN = new Set([
   "data-sc-overscan",
   "data-sc-feed",
   "data-sc-feed-limit",
+  // Read by the form and upload modules (`forms.js`, `upload-binding.js`), not here.
+  "data-sc-form",
+  "data-sc-error-for",
+  "data-sc-upload",
+  "data-sc-upload-drop",
+  "data-sc-upload-list",
 ]);
 
 /** @type {Set<string>} */

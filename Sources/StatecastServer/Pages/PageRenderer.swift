@@ -61,6 +61,7 @@ enum PageRenderer {
     _ nodes: [HTMLNode], at location: PageLocation, states: [String: RenderedTopic], pageData: JSON?
   ) -> String {
     var rendered = nodes.map { renderTopics($0, at: location, states: states) }
+    hideFormMessages(&rendered, inForm: false)
     if let pageData {
       let script = HTMLNode.element(
         HTMLElement(
@@ -86,6 +87,21 @@ enum PageRenderer {
     }
     element.children = element.children.map { renderTopics($0, at: location, states: states) }
     return .element(element)
+  }
+
+  /// Hides every `data-sc-error-for` message of a `form[data-sc-form]`: at the first
+  /// paint no field has been left and the form was not submitted, and that is when the
+  /// runtime hides a message too (`forms.js`). Rendered visible, a form's errors would
+  /// show on its untouched fields until the runtime had bound the page, and for good
+  /// with scripts off.
+  private static func hideFormMessages(_ nodes: inout [HTMLNode], inForm: Bool) {
+    for index in nodes.indices {
+      guard case .element(var element) = nodes[index], element.name != "template" else { continue }
+      let inForm = inForm || (element.name == "form" && element.attribute("data-sc-form") != nil)
+      if inForm, element.attribute("data-sc-error-for") != nil { element.setAttribute("hidden", "") }
+      hideFormMessages(&element.children, inForm: inForm)
+      nodes[index] = .element(element)
+    }
   }
 
   private static func appendToBody(_ nodes: inout [HTMLNode], _ script: HTMLNode) -> Bool {

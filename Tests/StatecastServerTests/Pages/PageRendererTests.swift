@@ -44,6 +44,20 @@ import Testing
         "<textarea data-sc-model=\"s\">\"&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;'</textarea>"))
   }
 
+  @Test func aFormsMessagesAreHiddenUntilItsFieldsAreLeft() {
+    let html = render(
+      """
+      <div data-sc-topic="t"><form data-sc-form><input name="name" data-sc-model="name">\
+      <p data-sc-error-for="name" data-sc-text="errors.name"></p></form>\
+      <p data-sc-error-for="name" data-sc-text="errors.name"></p></div>
+      """, ["name": "", "errors": ["name": "Tell us your name"]])
+    let message = #"<p data-sc-error-for="name" data-sc-text="errors.name""#
+    #expect(html.contains(message + #" hidden>Tell us your name</p></form>"#))
+    #expect(
+      html.contains("</form>" + message + ">Tell us your name</p>"),
+      "outside a data-sc-form form the runtime never hides a message, so neither does the page")
+  }
+
   @Test func scriptURLsAreRefusedHoweverSpelled() {
     for url in ["javascript:alert(1)", " JAVASCRIPT:alert(1)", "java\nscript:alert(1)", "\u{01}vbscript:x"] {
       let html = render(
