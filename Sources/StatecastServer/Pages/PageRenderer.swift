@@ -61,7 +61,7 @@ enum PageRenderer {
     _ nodes: [HTMLNode], at location: PageLocation, states: [String: RenderedTopic], pageData: JSON?
   ) -> String {
     var rendered = nodes.map { renderTopics($0, at: location, states: states) }
-    hideFormMessages(&rendered, inForm: false)
+    if containsForm(rendered) { hideFormMessages(&rendered, inForm: false) }
     if let pageData {
       let script = HTMLNode.element(
         HTMLElement(
@@ -95,12 +95,23 @@ enum PageRenderer {
   /// show on its untouched fields until the runtime had bound the page, and for good
   /// with scripts off.
   private static func hideFormMessages(_ nodes: inout [HTMLNode], inForm: Bool) {
+    // Rewrites the tree (each element on the way is copied): only pages with a form.
     for index in nodes.indices {
       guard case .element(var element) = nodes[index], element.name != "template" else { continue }
       let inForm = inForm || (element.name == "form" && element.attribute("data-sc-form") != nil)
       if inForm, element.attribute("data-sc-error-for") != nil { element.setAttribute("hidden", "") }
       hideFormMessages(&element.children, inForm: inForm)
       nodes[index] = .element(element)
+    }
+  }
+
+  /// Whether the page has a `form[data-sc-form]`: a read-only walk, so that a page
+  /// without one is not copied element by element to hide nothing.
+  private static func containsForm(_ nodes: [HTMLNode]) -> Bool {
+    nodes.contains { node in
+      guard case .element(let element) = node, element.name != "template" else { return false }
+      let isForm = element.name == "form" && element.attribute("data-sc-form") != nil
+      return isForm || containsForm(element.children)
     }
   }
 
