@@ -23,6 +23,61 @@ struct OutboundTests {
     #expect(received == (0..<1_000).map(String.init))
   }
 
+  /// Frames queued together are written together (one `send()` for a batch): every
+  /// length form of the header (7-bit, 16-bit, 64-bit), both kinds, empty frames, and
+  /// more than one batch's worth, arrive whole and in order.
+  @Test func framesQueuedTogetherArriveWholeAndInOrder() async throws {
+    let fixture = try TransportFixture.start()
+    let connection = try await fixture.client.connect(to: fixture.wsURL)
+    let id = try await Self.openedID(fixture)
+    let sizes = [0, 1, 125, 126, 127, 300, 65_535, 65_536, 70_000, 5, 16_000, 16_383, 2, 20_000, 0, 9]
+    let sent: [WebSocketEvent] = sizes.enumerated().map { index, size in
+      let bytes = (0..<size).map { UInt8(ascii: "a") + UInt8((index + $0) % 26) }
+      return index % 3 == 2 ? .binary(bytes) : .text(bytes)
+    }
+    let frames = sent.map { event -> OutboundFrame in
+      switch event {
+      case .binary(let bytes): OutboundFrame(binary: bytes)
+      case .text(let bytes): OutboundFrame(text: bytes)
+      case .closed: fatalError("not sent")
+      }
+    }
+    for _ in 0..<3 {
+      for frame in frames { fixture.transport.send(frame, to: id) }
+    }
+    var received: [WebSocketEvent] = []
+    for await event in connection.events {
+      received.append(event)
+      if received.count == 3 * sent.count { break }
+    }
+    await fixture.stop()
+    // Compared by summary, so that a failure prints kinds and sizes, not megabytes.
+    func summary(_ events: [WebSocketEvent]) -> [String] {
+      events.map { event in
+        switch event {
+        case .text(let bytes): "text \(bytes.count) \(bytes.reduce(0) { ($0 &* 31) &+ Int($1) })"
+        case .binary(let bytes): "binary \(bytes.count) \(bytes.reduce(0) { ($0 &* 31) &+ Int($1) })"
+        case .closed(let code, _): "closed \(code)"
+        }
+      }
+    }
+    #expect(summary(received) == summary(sent + sent + sent))
+  }
+
+  @Test func frameHeadersUseTheShortestLengthForm() {
+    func header(_ count: Int, _ kind: OutboundFrame.Kind = .text) -> [UInt8] {
+      var bytes: [UInt8] = []
+      FrameBatch.appendHeader(of: OutboundFrame(kind: kind, bytes: [UInt8](repeating: 0, count: count)), to: &bytes)
+      #expect(bytes.count == FrameBatch.headerLength(count))
+      return bytes
+    }
+    #expect(header(0) == [0x81, 0])
+    #expect(header(125, .binary) == [0x82, 125])
+    #expect(header(126) == [0x81, 126, 0, 126])
+    #expect(header(65_535) == [0x81, 126, 0xFF, 0xFF])
+    #expect(header(65_536) == [0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0])
+  }
+
   @Test func oneFrameIsBroadcastToManyConnections() async throws {
     let fixture = try TransportFixture.start()
     var connections: [WebSocketConnection] = []

@@ -23,6 +23,11 @@ package struct FrameQueue<Frame> {
     frames.append(contentsOf: newFrames)
   }
 
+  /// The oldest frame, left in place; `nil` when empty.
+  package var first: Frame? {
+    head < frames.count ? frames[head] : nil
+  }
+
   /// Takes the oldest frame, or `nil` when empty.
   package mutating func popFirst() -> Frame? {
     guard head < frames.count else { return nil }

@@ -33,6 +33,8 @@ final class ConnectionTable: Sendable {
     case frame(OutboundFrame, drained: Bool, more: Bool)
     /// Close the connection with this code and reason now.
     case close(PendingClose)
+    /// The next frame is longer than the byte budget given: write what is gathered first.
+    case overBudget
     /// Nothing to do.
     case idle
   }
@@ -195,12 +197,14 @@ final class ConnectionTable: Sendable {
     }
   }
 
-  /// Takes the next step for a writable connection. Service thread, in `SERVER_WRITEABLE`.
-  func nextWrite(for id: ConnectionID) -> WriteStep {
+  /// Takes the next step for a writable connection: a frame of at most `budget` bytes,
+  /// a close, or nothing. Service thread, in `SERVER_WRITEABLE`.
+  func nextWrite(for id: ConnectionID, budget: Int = .max) -> WriteStep {
     serviceThread.check()
     return state.withLock { state in
       guard let index = state.openIndex(of: id) else { return .idle }
       if state.slots[index].killRequested { return .close(Self.tooSlow) }
+      if let next = state.slots[index].queue.first, next.count > budget { return .overBudget }
       if let frame = state.slots[index].queue.popFirst() {
         state.slots[index].queuedBytes -= frame.count
         let empty = state.slots[index].queue.isEmpty

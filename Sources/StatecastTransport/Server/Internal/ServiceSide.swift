@@ -16,6 +16,8 @@ final class ServiceSide {
   var inbound: [InboundMessage] = []
   /// Reused buffer for the connections to wake after `lws_cancel_service`.
   var wakes: [ConnectionTable.Wake] = []
+  /// The frames a `SERVER_WRITEABLE` gathers into one `send()`, reused.
+  var batch = FrameBatch()
   /// Set while the context is being destroyed: no connection is woken any more.
   var destroying = false
   /// Whether new WebSocket upgrades are accepted (a draining shutdown refuses them).

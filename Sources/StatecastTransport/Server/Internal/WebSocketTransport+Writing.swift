@@ -5,7 +5,8 @@ internal import CLibWebSockets
 extension WebSocketTransport {
   /// Writes queued frames while the socket takes them (a bounded number per event, so
   /// one busy connection cannot starve the others), then performs a pending close.
-  /// Service thread.
+  /// Frames queued together leave together: they are gathered into one `send()`
+  /// (``FrameBatch``). Service thread.
   func writeable(_ wsi: OpaquePointer, session: UnsafeMutableRawPointer?) -> Int32 {
     guard let session = session?.assumingMemoryBound(to: statecast_session.self),
       session.pointee.connection != 0, session.pointee.closing == 0
@@ -24,27 +25,38 @@ extension WebSocketTransport {
       return 0
     }
     var writes = 0
-    var corked: Int32?
-    defer { if let corked { TCPCork.release(corked) } }
     while true {
-      switch table.nextWrite(for: id) {
-      case .idle:
-        return 0
-      case .close(let close):
-        counters.closed(code: close.code)
-        return beginLingeringClose(wsi, session: session, code: close.code, reason: close.reason)
-      case .frame(let frame, let drained, let more):
-        let kind = frame.kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
-        if more && corked == nil { corked = TCPCork.hold(lws_get_socket_fd(wsi)) }
-        if lws_write(wsi, frame.writablePayload, frame.count, kind) < 0 { return -1 }
-        counters.wrote(bytes: frame.count)
-        writes += 1
-        if drained && tellsHandler { service.handler?.transportDrained(id) }
-        guard more else { return 0 }
-        if writes >= Self.writesPerWriteable || lws_send_pipe_choked(wsi) != 0 {
-          lws_callback_on_writable(wsi)
-          return 0
+      // Gathers what is queued, up to the batch's size and the writes one event may make.
+      var more = false
+      gathering: while writes < Self.writesPerWriteable {
+        switch table.nextWrite(for: id, budget: service.batch.budget) {
+        case .idle:
+          break gathering
+        case .overBudget:
+          more = true
+          break gathering
+        case .close(let close):
+          guard service.batch.flush(to: wsi) else { return -1 }
+          counters.closed(code: close.code)
+          return beginLingeringClose(wsi, session: session, code: close.code, reason: close.reason)
+        case .frame(let frame, let drained, let hasMore):
+          service.batch.append(frame)
+          counters.wrote(bytes: frame.count)
+          writes += 1
+          more = hasMore
+          if drained && tellsHandler {
+            // What the handler queues now (a catch-up snapshot) goes after these frames.
+            guard service.batch.flush(to: wsi) else { return -1 }
+            service.handler?.transportDrained(id)
+          }
+          if !hasMore { break gathering }
         }
+      }
+      guard service.batch.flush(to: wsi) else { return -1 }
+      guard more else { return 0 }
+      if writes >= Self.writesPerWriteable || lws_send_pipe_choked(wsi) != 0 {
+        lws_callback_on_writable(wsi)
+        return 0
       }
     }
   }
