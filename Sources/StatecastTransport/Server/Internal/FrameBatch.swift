@@ -61,11 +61,10 @@ struct FrameBatch {
       return true
     case 1:
       let frame = frames[0]
-      var header: [UInt8] = []
-      Self.appendHeader(of: frame, to: &header)
-      let start = frame.writablePayload - header.count
-      for (offset, byte) in header.enumerated() { start[offset] = byte }
-      return lws_write(wsi, start, header.count + frame.count, LWS_WRITE_HTTP) >= 0
+      let headerLength = Self.headerLength(frame.count)
+      let start = frame.writablePayload - headerLength
+      Self.writeHeader(of: frame, at: start)
+      return lws_write(wsi, start, headerLength + frame.count, LWS_WRITE_HTTP) >= 0
     default:
       buffer.removeAll(keepingCapacity: true)
       buffer.reserveCapacity(wireBytes)
@@ -89,17 +88,25 @@ struct FrameBatch {
 
   /// Appends a final, unmasked frame's header: FIN and the opcode, then the length.
   static func appendHeader(of frame: OutboundFrame, to buffer: inout [UInt8]) {
-    buffer.append(frame.kind == .text ? 0x81 : 0x82)
+    let length = headerLength(frame.count)
+    let start = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: length))
+    buffer.withUnsafeMutableBufferPointer { writeHeader(of: frame, at: $0.baseAddress! + start) }
+  }
+
+  /// Writes a final, unmasked frame's header (``headerLength(_:)`` bytes) at `start`.
+  static func writeHeader(of frame: OutboundFrame, at start: UnsafeMutablePointer<UInt8>) {
+    start[0] = frame.kind == .text ? 0x81 : 0x82
     let count = frame.count
     if count < 126 {
-      buffer.append(UInt8(count))
+      start[1] = UInt8(count)
     } else if count <= 0xFFFF {
-      buffer.append(126)
-      buffer.append(UInt8(count >> 8))
-      buffer.append(UInt8(count & 0xFF))
+      start[1] = 126
+      start[2] = UInt8(count >> 8)
+      start[3] = UInt8(count & 0xFF)
     } else {
-      buffer.append(127)
-      for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8((count >> shift) & 0xFF)) }
+      start[1] = 127
+      for index in 0..<8 { start[2 + index] = UInt8((count >> (56 - 8 * index)) & 0xFF) }
     }
   }
 }
