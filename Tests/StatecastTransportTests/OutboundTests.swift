@@ -67,7 +67,8 @@ struct OutboundTests {
   @Test func frameHeadersUseTheShortestLengthForm() {
     func header(_ count: Int, _ kind: OutboundFrame.Kind = .text) -> [UInt8] {
       var bytes: [UInt8] = []
-      FrameBatch.appendHeader(of: OutboundFrame(kind: kind, bytes: [UInt8](repeating: 0, count: count)), to: &bytes)
+      let frame = OutboundFrame(kind: kind, bytes: [UInt8](repeating: 0, count: count))
+      FrameBatch.appendHeader(of: frame, to: &bytes)
       #expect(bytes.count == FrameBatch.headerLength(count))
       return bytes
     }
