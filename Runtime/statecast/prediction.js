@@ -119,7 +119,7 @@ export class Predictions {
     let shown = state;
     for (const steps of this.#pending.values()) {
       try {
-        const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+        const operations = steps.map((step) => ({ op: operation(shown, step), path: step.pointer, value: predicted(shown, step) }));
         shown = applyPatch(shown, operations).document;
       } catch (error) {
         if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
@@ -127,6 +127,21 @@ export class Predictions {
     }
     return shown;
   }
+}
+
+/**
+ * The patch operation that sets a step's value. `=` on a member of an object is `add`,
+ * which sets the member whether or not the state has it: a Swift view leaves a `nil`
+ * optional out, and `/selected = "x"` must show while `selected` is still absent.
+ * Everything else (an array element, a number to move) must already be there.
+ * @param {unknown} state
+ * @param {PredictionStep} step
+ * @returns {"add" | "replace"}
+ */
+function operation(state, step) {
+  if (step.op !== "=") return "replace";
+  const parent = lookup(state, parsePointer(step.pointer).slice(0, -1));
+  return parent !== null && typeof parent === "object" && !Array.isArray(parent) ? "add" : "replace";
 }
 
 /**

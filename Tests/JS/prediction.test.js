@@ -97,3 +97,21 @@ test("two predictions stack; one that cannot apply is left out", () => {
   const state = { count: 1 };
   assert.equal(predictions.view(state), state, "nothing pending: the state itself");
 });
+
+test("= sets a member the state leaves out (a Swift view omits a nil optional), and a refusal takes it away again", async () => {
+  const seenSelected = [];
+  topic.subscribe((state) => seenSelected.push(state.selected));
+  const sent = topic.send({ select: { option: "Sushi" } }, parsePrediction('/selected = "Sushi"'));
+  assert.equal(seenSelected.at(-1), "Sushi", "shown before any answer");
+  assert.equal(Object.hasOwn(topic.state, "selected"), false, "the mirror is still the server's");
+  replies[0].reject(Object.assign(new Error("refused"), { code: "bad_action" }));
+  await sent.catch(() => {});
+  await settled();
+  assert.equal(seenSelected.at(-1), undefined, "rolled back to the server's state");
+  const predictions = new Predictions();
+  predictions.add(parsePrediction('/items/0 = "z"; /items/5 = "no"'));
+  assert.deepEqual(predictions.view({ items: ["a"] }), { items: ["a"] }, "an array element must exist: left out");
+  predictions.add(parsePrediction('/items/0 = "z"'));
+  assert.deepEqual(predictions.view({ items: ["a"] }), { items: ["z"] }, "an element is replaced, never inserted");
+});
+

@@ -933,7 +933,7 @@ view(state) {
 let shown = state;
 for (const steps of this.#pending.values()) {
 try {
-const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+const operations = steps.map((step) => ({ op: operation(shown, step), path: step.pointer, value: predicted(shown, step) }));
 shown = applyPatch(shown, operations).document;
 } catch (error) {
 if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
@@ -941,6 +941,11 @@ if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error
 }
 return shown;
 }
+}
+function operation(state, step) {
+if (step.op !== "=") return "replace";
+const parent = lookup(state, parsePointer(step.pointer).slice(0, -1));
+return parent !== null && typeof parent === "object" && !Array.isArray(parent) ? "add" : "replace";
 }
 function predicted(state, step) {
 if (step.op === "=") return step.value;
