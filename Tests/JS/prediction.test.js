@@ -3,7 +3,7 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { Topic } from "../../Runtime/statecast/topic.js";
-import { parsePrediction, Predictions } from "../../Runtime/statecast/prediction.js";
+import { fillPrediction, parsePrediction, Predictions } from "../../Runtime/statecast/prediction.js";
 
 let replies;
 let topic;
@@ -115,3 +115,21 @@ test("= sets a member the state leaves out (a Swift view omits a nil optional), 
   assert.deepEqual(predictions.view({ items: ["a"] }), { items: ["z"] }, "an element is replaced, never inserted");
 });
 
+test("placeholders: checked when parsed, filled per event; a pointer token without a value drops the prediction", () => {
+  assert.throws(() => parsePrediction("/results/$idx/votes += 1"), /unknown placeholder/);
+  assert.throws(() => parsePrediction('/mine = "$itme.option"'), /unknown placeholder/);
+  const steps = parsePrediction('/results/$index/votes += 1; /myVote = "$item.option"; /note = "$$5"');
+  const filled = fillPrediction(steps, { scope: rowScope({ option: "a/b" }, 1) });
+  assert.deepEqual(filled, [
+    { pointer: "/results/1/votes", op: "+=", value: 1 },
+    { pointer: "/myVote", op: "=", value: "a/b" },
+    { pointer: "/note", op: "=", value: "$5" },
+  ]);
+  assert.deepEqual(fillPrediction(parsePrediction('/by/$item.option = 1'), { scope: rowScope({ option: "a/b" }, 0) }), [
+    { pointer: "/by/a~1b", op: "=", value: 1 },
+  ], "a filled token is escaped into the pointer");
+  assert.throws(() => fillPrediction(parsePrediction("/results/$item.missing/votes += 1"), { scope: rowScope({}, 0) }), /has no value/);
+});
+
+/** The scope of a list row: its item and position. */
+const rowScope = (item, index) => ({ value: item, root: {}, index });
