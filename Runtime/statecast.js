@@ -885,10 +885,21 @@ return source
 const match = STEP.exec(part);
 if (!match) throw new Error(`"${part.trim()}" is not POINTER += NUMBER, POINTER -= NUMBER or POINTER = JSON`);
 const [, pointer, op, text] = match;
-parsePointer(pointer);
+checkPlaceholders(parsePointer(pointer));
 const value = JSON.parse(text);
+checkPlaceholders(value);
 if (op !== "=" && typeof value !== "number") throw new Error(`"${part.trim()}": ${op} takes a number`);
 return { pointer, op: (op), value };
+});
+}
+function fillPrediction(steps, source) {
+return steps.map((step) => {
+const tokens = parsePointer(step.pointer).map((token) => {
+const filled = fillTemplate(token, source);
+if (typeof filled !== "string" && typeof filled !== "number") throw new Error(`${step.pointer}: ${token} has no value here`);
+return String(filled);
+});
+return { pointer: formatPointer(tokens), op: step.op, value: step.op === "=" ? fillTemplate(step.value, source) : step.value };
 });
 }
 class Predictions {
@@ -922,7 +933,7 @@ view(state) {
 let shown = state;
 for (const steps of this.#pending.values()) {
 try {
-const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+const operations = steps.map((step) => ({ op: operation(shown, step), path: step.pointer, value: predicted(shown, step) }));
 shown = applyPatch(shown, operations).document;
 } catch (error) {
 if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
@@ -930,6 +941,11 @@ if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error
 }
 return shown;
 }
+}
+function operation(state, step) {
+if (step.op !== "=") return "replace";
+const parent = lookup(state, parsePointer(step.pointer).slice(0, -1));
+return parent !== null && typeof parent === "object" && !Array.isArray(parent) ? "add" : "replace";
 }
 function predicted(state, step) {
 if (step.op === "=") return step.value;
@@ -995,9 +1011,7 @@ this.send(event);
 send(event) {
 const element = this.element;
 const { topic, env } = this.context;
-let action;
-try {
-action = fillTemplate(this.template, {
+const source = {
 value: () => elementValue(element),
 checked: () => Boolean(element.checked),
 attribute: (name) => element.getAttribute(name),
@@ -1005,15 +1019,24 @@ form: () => formValues(element.localName === "form" ? element : (element.form ??
 scope: this.region.scope,
 location: env.window?.location,
 event,
-});
+};
+let action;
+try {
+action = fillTemplate(this.template, source);
 } catch (error) {
 console.error("statecast: cannot build the action", error);
 return;
 }
+let prediction;
+try {
+prediction = this.prediction && fillPrediction(this.prediction, source);
+} catch (error) {
+console.error(`statecast: data-sc-predict: ${ (error).message}`, element);
+}
 const state = elementState(element);
 const version = state.version;
 this.setLoading(state, 1);
-topic.send(action, this.prediction).then(
+topic.send(action, prediction).then(
 (reply) => {
 this.setLoading(state, -1);
 if (element.classList.contains("sc-error")) element.classList.remove("sc-error");

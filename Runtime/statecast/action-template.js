@@ -58,8 +58,12 @@ export function parseActionTemplate(source) {
   return template;
 }
 
-/** @param {unknown} node */
-function checkPlaceholders(node) {
+/**
+ * Throws an `ExpressionError` for a placeholder the runtime does not know, anywhere in
+ * `node` (also used for `data-sc-predict`, whose steps take the same placeholders).
+ * @param {unknown} node
+ */
+export function checkPlaceholders(node) {
   if (typeof node === "string") {
     if (node[0] === "$" && node[1] !== "$" && !isKnownPlaceholder(node)) {
       throw new ExpressionError(`unknown placeholder "${node}" (write "$$" for a literal "$")`);

@@ -10,9 +10,10 @@
 /**
  * @typedef {{ topic: string, initialView: string, steps: { action: string, view: string }[] }} Recording
  *   actions and views as JSON texts
- * @typedef {{ feature: string, module: string, initialState?: string, reducer?: string }} ExportTarget
+ * @typedef {{ feature: string, module: string, initialState?: string, reducer?: string, viewer?: string }} ExportTarget
  *   Swift names and expressions: the feature's type, its module, the test store's
- *   initial state (`FEATURE.initialState` by default) and reducer
+ *   initial state (`FEATURE.initialState` by default) and reducer, and the viewer who
+ *   sends the actions and sees the views (`embed(_:from:)`, `viewState(_:for:)`), if any
  */
 
 /**
@@ -37,11 +38,16 @@ export function swiftTestingFile(recording, target) {
     "@Test func recordedSessionReplays() async throws {",
     `  let store = TestStore(initialState: ${initialState}, reducer: ${reducer})`,
     "  store.exhaustivity = .off",
-    `  try expectView(of: store, ${rawLiteral(recording.initialView)})`,
   ];
+  // As a viewer: each action sent as them, each view the one they see.
+  const viewer = target.viewer || undefined;
+  const [asViewer, forViewer, viewerParameter, viewerArgument] =
+    viewer === undefined ? ["", "", "", ""] : [", from: viewer", ", for: viewer", " for viewer: Viewer,", " for: viewer,"];
+  if (viewer !== undefined) lines.push(`  let viewer = ${viewer}`);
+  lines.push(`  try expectView(of: store,${viewerArgument} ${rawLiteral(recording.initialView)})`);
   for (const step of recording.steps) {
-    lines.push(`  await store.send(${feature}.embed(try action(${rawLiteral(step.action)})))`);
-    lines.push(`  try expectView(of: store, ${rawLiteral(step.view)})`);
+    lines.push(`  await store.send(${feature}.embed(try action(${rawLiteral(step.action)})${asViewer}))`);
+    lines.push(`  try expectView(of: store,${viewerArgument} ${rawLiteral(step.view)})`);
   }
   lines.push(
     "}",
@@ -51,10 +57,10 @@ export function swiftTestingFile(recording, target) {
     "}",
     "",
     "private func expectView(",
-    `  of store: TestStore<${feature}.State, ${feature}.Action>, _ recorded: String,`,
+    `  of store: TestStore<${feature}.State, ${feature}.Action>,${viewerParameter} _ recorded: String,`,
     "  sourceLocation: SourceLocation = #_sourceLocation",
     ") throws {",
-    `  let shown = try canonical(JSONEncoder().encode(${feature}.viewState(store.state)))`,
+    `  let shown = try canonical(JSONEncoder().encode(${feature}.viewState(store.state${forViewer})))`,
     "  let expected = try canonical(Data(recorded.utf8))",
     '  #expect(shown == expected, "not the view recorded", sourceLocation: sourceLocation)',
     "}",

@@ -328,7 +328,7 @@ export function revisionView(document, log, tree, restore) {
 /**
  * "Export session" (the recording, as JSON) and "Export as Swift test", with the Swift
  * names the test needs (the feature's type and module, the store's initial state and
- * reducer), each a download.
+ * reducer, the viewer it acts as), each a download.
  * @param {any} document
  * @param {(tag: string, className: string, text?: string) => any} make
  * @param {(element: any, label: string) => any} labelled
@@ -344,6 +344,7 @@ function exportControls(document, make, labelled, recording) {
     ["module", "Module", "App"],
     ["initialState", "Initial state", "FEATURE.initialState"],
     ["reducer", "Reducer", "FEATURE.reducer(dependencies: FEATURE.Dependencies())"],
+    ["viewer", "Viewer", 'Viewer(id: "ada", name: "Ada") (none: the same view for all)'],
   ]) {
     const input = labelled(make("input", "sc-debug-field"), label);
     input.setAttribute("placeholder", placeholder);
@@ -380,6 +381,7 @@ function exportControls(document, make, labelled, recording) {
       module: fields.module.value.trim() || "App",
       initialState: fields.initialState.value.trim() || undefined,
       reducer: fields.reducer.value.trim() || undefined,
+      viewer: fields.viewer.value.trim() || undefined,
     };
     download(`${baseName()}.replay.swift`, swiftTestingFile(current(), target), "text/x-swift");
   });

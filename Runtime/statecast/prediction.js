@@ -4,7 +4,9 @@
  *
  * An element with an action declares its prediction in `data-sc-predict`, as steps on
  * the topic's state separated by `;`: `POINTER += NUMBER`, `POINTER -= NUMBER` or
- * `POINTER = JSON`, with an absolute JSON Pointer (RFC 6901).
+ * `POINTER = JSON`, with an absolute JSON Pointer (RFC 6901). Placeholders, as in
+ * actions, are filled when the event fires (`fillPrediction`): a list row predicts its
+ * own item with `/results/$index/votes += 1`.
  *
  * While the action is in flight its topic's subscribers see the server's state with the
  * pending predictions applied on top (rebased on every patch from the server). A
@@ -22,8 +24,9 @@
  * @module
  */
 
+import { checkPlaceholders, fillTemplate } from "./action-template.js";
 import { PatchError, applyPatch } from "./patch.js";
-import { lookup, parsePointer, touches } from "./pointer.js";
+import { formatPointer, lookup, parsePointer, touches } from "./pointer.js";
 
 /**
  * @typedef {{ pointer: string, op: "+=" | "-=" | "=", value: unknown }} PredictionStep
@@ -44,11 +47,34 @@ export function parsePrediction(source) {
       const match = STEP.exec(part);
       if (!match) throw new Error(`"${part.trim()}" is not POINTER += NUMBER, POINTER -= NUMBER or POINTER = JSON`);
       const [, pointer, op, text] = match;
-      parsePointer(pointer);
+      checkPlaceholders(parsePointer(pointer));
       const value = JSON.parse(text);
+      checkPlaceholders(value);
       if (op !== "=" && typeof value !== "number") throw new Error(`"${part.trim()}": ${op} takes a number`);
       return { pointer, op: /** @type {PredictionStep["op"]} */ (op), value };
     });
+}
+
+/**
+ * The steps with their placeholders filled when the event fires, as an action's are
+ * (`$index`, `$key`, `$item.PATH`, `$value`, ...; `$$` for a literal `$`): in a pointer's
+ * tokens and in `=` values. So a list row predicts its own item:
+ * `/results/$index/votes += 1; /myVote = "$item.option"`. Throws when a pointer token
+ * is not filled with a string or a number (a missing `$item.PATH`), so the action goes
+ * without a prediction rather than with one about some other value.
+ * @param {PredictionStep[]} steps
+ * @param {import("./action-template.js").PlaceholderSource} source
+ * @returns {PredictionStep[]}
+ */
+export function fillPrediction(steps, source) {
+  return steps.map((step) => {
+    const tokens = parsePointer(step.pointer).map((token) => {
+      const filled = fillTemplate(token, source);
+      if (typeof filled !== "string" && typeof filled !== "number") throw new Error(`${step.pointer}: ${token} has no value here`);
+      return String(filled);
+    });
+    return { pointer: formatPointer(tokens), op: step.op, value: step.op === "=" ? fillTemplate(step.value, source) : step.value };
+  });
 }
 
 /** The predictions of one topic's actions in flight, oldest first. */
@@ -119,7 +145,7 @@ export class Predictions {
     let shown = state;
     for (const steps of this.#pending.values()) {
       try {
-        const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+        const operations = steps.map((step) => ({ op: operation(shown, step), path: step.pointer, value: predicted(shown, step) }));
         shown = applyPatch(shown, operations).document;
       } catch (error) {
         if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
@@ -127,6 +153,21 @@ export class Predictions {
     }
     return shown;
   }
+}
+
+/**
+ * The patch operation that sets a step's value. `=` on a member of an object is `add`,
+ * which sets the member whether or not the state has it: a Swift view leaves a `nil`
+ * optional out, and `/selected = "x"` must show while `selected` is still absent.
+ * Everything else (an array element, a number to move) must already be there.
+ * @param {unknown} state
+ * @param {PredictionStep} step
+ * @returns {"add" | "replace"}
+ */
+function operation(state, step) {
+  if (step.op !== "=") return "replace";
+  const parent = lookup(state, parsePointer(step.pointer).slice(0, -1));
+  return parent !== null && typeof parent === "object" && !Array.isArray(parent) ? "add" : "replace";
 }
 
 /**

@@ -7,7 +7,9 @@ extension TestStore {
   ///
   /// The closure receives the state before the action and must turn it into the
   /// state after it; leave it out when the action changes nothing. Received actions
-  /// must all have been asserted before a new action is sent.
+  /// must all have been asserted before a new action is sent. With
+  /// ``Exhaustivity/off`` the closure receives the state after the action instead, and
+  /// only what it sets is checked.
   ///
   /// ```swift
   /// await store.send(.incrementTapped) { $0.count = 1 }

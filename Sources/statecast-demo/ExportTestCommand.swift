@@ -31,6 +31,13 @@ struct ExportTestCommand: ParsableCommand {
   @Option(help: "The reducer to run (default: FEATURE.reducer(dependencies: FEATURE.Dependencies())).")
   var reducer: String?
 
+  @Option(
+    help: """
+      Who sends the actions and sees the views, e.g. 'Viewer(id: "ada", name: "Ada")', for a \
+      feature with embed(_:from:) or viewState(_:for:) (default: embed(_:) and viewState(_:)).
+      """)
+  var viewer: String?
+
   @Option(name: .shortAndLong, help: "Write the file here instead of to standard output.")
   var output: String?
 
@@ -43,7 +50,7 @@ struct ExportTestCommand: ParsableCommand {
       throw ValidationError("\(recording) is not a recorded session: \(error)")
     }
     let target = RecordedSession.Target(
-      feature: feature, module: module, initialState: initialState, reducer: reducer)
+      feature: feature, module: module, initialState: initialState, reducer: reducer, viewer: viewer)
     let text = session.swiftTestingFile(target)
     if let output {
       try Data(text.utf8).write(to: URL(fileURLWithPath: output))

@@ -99,3 +99,35 @@ def test_a_refused_action_rolls_its_prediction_back(slow_counter, problems):
     expect(page.locator("#count")).to_have_text("0", timeout=1_000)
     values = [value for value, _ in shown_after_click(page)]
     assert values == ["1", "0"], values
+
+
+# A prediction that fills placeholders when the event fires and sets a member the view
+# leaves out (the counter's `nthPrimeAnswer` is a nil optional at 0, absent from the view).
+ADD_FILLED_BUTTON = """() => {
+  const region = document.createElement('div');
+  region.setAttribute('data-sc-topic', 'counter');
+  region.innerHTML = `
+    <output id="answer" data-sc-text="nthPrimeAnswer"></output>
+    <button id="filled" data-step="count" data-note="soon" data-sc-on-click="increment"
+            data-sc-predict='/$attr.data-step += 1; /nthPrimeAnswer = "$attr.data-note"'>filled +</button>`;
+  document.body.append(region);
+  window.statecastModule.statecast.bind(region);
+  const answer = region.querySelector('#answer');
+  window.answerShown = [];
+  new MutationObserver(() => window.answerShown.push(answer.textContent))
+    .observe(answer, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_a_prediction_fills_its_placeholders_and_sets_a_member_the_view_leaves_out(slow_counter):
+    page = slow_counter
+    page.evaluate(ADD_FILLED_BUTTON)
+    expect(page.locator("#filled")).to_be_visible(timeout=5_000)
+    click(page, "#filled")
+    expect(page.locator("#count")).to_have_text("1", timeout=5_000)
+    page.wait_for_function("() => window.answers === 1", timeout=5_000)
+    shown = shown_after_click(page)
+    assert [value for value, _ in shown] == ["1"], shown
+    assert shown[0][1] < 50, f"the prediction took {shown[0][1]} ms"
+    # Shown at once, then gone with the reply: the server never sets it.
+    assert page.evaluate("window.answerShown") == ["soon", ""]

@@ -331,7 +331,7 @@ func snippet6() async throws {
     _ = routes
 }
 
-/// docs/GUIDE.md, line 323.
+/// docs/GUIDE.md, line 334.
 func snippet8() async throws {
     let storage = try SQLiteStorage(directory: URL(fileURLWithPath: "data"))
     let durableServer = StatecastServer(
@@ -349,7 +349,7 @@ func snippet8() async throws {
     _ = durableServer
 }
 
-/// docs/GUIDE.md, line 511.
+/// docs/GUIDE.md, line 528.
 func snippet12() async throws {
     var pagesConfiguration = ServerConfiguration()
     // /team/red, /team/blue, ... answer with Public/team.html, rendered and navigable.

@@ -585,3 +585,32 @@ test("a select whose options come from a list keeps the state's value", async ()
   page.patch("t", [{ op: "add", path: "/options/-", value: { value: "c", label: "C" } }, { op: "replace", path: "/chosen", value: "c" }]);
   assert.equal(select.value, "c");
 });
+
+test("a list row's data-sc-predict fills its placeholders when the event fires, as the action does", async () => {
+  const page = new TestPage(`
+    <main data-sc-topic="poll">
+      <ul data-sc-each="results" data-sc-key="option">
+        <template>
+          <li><button data-sc-on-click='{"vote":{"option":"$item.option"}}'
+                      data-sc-predict='/results/$index/votes += 1; /myVote = "$item.option"' data-sc-text="option"></button>
+              <output data-sc-text="votes"></output></li>
+        </template>
+      </ul>
+      <span id="mine" data-sc-text="myVote"></span>
+      <button id="typo" data-sc-on-click="vote" data-sc-predict='/myVote = "$itme.option"'>typo</button>
+    </main>`);
+  const socket = await page.start();
+  await page.snapshot("poll", { results: [{ option: "Pizza", votes: 0 }, { option: "Sushi", votes: 2 }] });
+  assert.ok(errors.some((line) => line.includes("$itme.option")), "an unknown placeholder is reported when bound");
+  page.$$("li")[1].querySelector("button").dispatchEvent(new FakeEvent("click"));
+  await settle();
+  assert.deepEqual(socket.last.action, { vote: { option: "Sushi" } });
+  assert.equal(page.$$("li")[1].querySelector("output").textContent, "3", "the clicked row's count, at once");
+  assert.equal(page.$$("li")[0].querySelector("output").textContent, "0", "the other row's is untouched");
+  assert.equal(page.$('[id="mine"]').textContent, "Sushi", "a member the view leaves out is set");
+  page.patch("poll", [{ op: "replace", path: "/results/1/votes", value: 3 }, { op: "add", path: "/myVote", value: "Sushi" }]);
+  socket.ok(socket.last);
+  await settle();
+  assert.equal(page.$$("li")[1].querySelector("output").textContent, "3");
+  assert.equal(page.$('[id="mine"]').textContent, "Sushi");
+});

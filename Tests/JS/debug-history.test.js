@@ -81,6 +81,8 @@ test("the Swift test the panel exports is the one StatecastTesting writes from t
   const expected = await readFile(new URL("recorded-session.swift.txt", fixtures), "utf8");
   const target = { feature: "Counter", module: "StatecastExamples", initialState: "Counter.State(isLoadingFavorites: false)" };
   assert.equal(swiftTestingFile(recording, target), expected);
+  const asViewer = await readFile(new URL("recorded-session-viewer.swift.txt", fixtures), "utf8");
+  assert.equal(swiftTestingFile(recording, { ...target, viewer: 'Viewer(id: "ada", name: "Ada")' }), asViewer, "as a viewer: embed(_:from:), viewState(_:for:)");
   assert.equal(rawLiteral('a"#b'), '##"a"#b"##');
   assert.equal(rawLiteral("a\\#(b)"), '##"a\\#(b)"##');
 });

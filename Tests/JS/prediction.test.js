@@ -3,7 +3,7 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { Topic } from "../../Runtime/statecast/topic.js";
-import { parsePrediction, Predictions } from "../../Runtime/statecast/prediction.js";
+import { fillPrediction, parsePrediction, Predictions } from "../../Runtime/statecast/prediction.js";
 
 let replies;
 let topic;
@@ -97,3 +97,39 @@ test("two predictions stack; one that cannot apply is left out", () => {
   const state = { count: 1 };
   assert.equal(predictions.view(state), state, "nothing pending: the state itself");
 });
+
+test("= sets a member the state leaves out (a Swift view omits a nil optional), and a refusal takes it away again", async () => {
+  const seenSelected = [];
+  topic.subscribe((state) => seenSelected.push(state.selected));
+  const sent = topic.send({ select: { option: "Sushi" } }, parsePrediction('/selected = "Sushi"'));
+  assert.equal(seenSelected.at(-1), "Sushi", "shown before any answer");
+  assert.equal(Object.hasOwn(topic.state, "selected"), false, "the mirror is still the server's");
+  replies[0].reject(Object.assign(new Error("refused"), { code: "bad_action" }));
+  await sent.catch(() => {});
+  await settled();
+  assert.equal(seenSelected.at(-1), undefined, "rolled back to the server's state");
+  const predictions = new Predictions();
+  predictions.add(parsePrediction('/items/0 = "z"; /items/5 = "no"'));
+  assert.deepEqual(predictions.view({ items: ["a"] }), { items: ["a"] }, "an array element must exist: left out");
+  predictions.add(parsePrediction('/items/0 = "z"'));
+  assert.deepEqual(predictions.view({ items: ["a"] }), { items: ["z"] }, "an element is replaced, never inserted");
+});
+
+test("placeholders: checked when parsed, filled per event; a pointer token without a value drops the prediction", () => {
+  assert.throws(() => parsePrediction("/results/$idx/votes += 1"), /unknown placeholder/);
+  assert.throws(() => parsePrediction('/mine = "$itme.option"'), /unknown placeholder/);
+  const steps = parsePrediction('/results/$index/votes += 1; /myVote = "$item.option"; /note = "$$5"');
+  const filled = fillPrediction(steps, { scope: rowScope({ option: "a/b" }, 1) });
+  assert.deepEqual(filled, [
+    { pointer: "/results/1/votes", op: "+=", value: 1 },
+    { pointer: "/myVote", op: "=", value: "a/b" },
+    { pointer: "/note", op: "=", value: "$5" },
+  ]);
+  assert.deepEqual(fillPrediction(parsePrediction('/by/$item.option = 1'), { scope: rowScope({ option: "a/b" }, 0) }), [
+    { pointer: "/by/a~1b", op: "=", value: 1 },
+  ], "a filled token is escaped into the pointer");
+  assert.throws(() => fillPrediction(parsePrediction("/results/$item.missing/votes += 1"), { scope: rowScope({}, 0) }), /has no value/);
+});
+
+/** The scope of a list row: its item and position. */
+const rowScope = (item, index) => ({ value: item, root: {}, index });

@@ -24,7 +24,7 @@
 import { fillTemplate } from "../action-template.js";
 import { elementState, markEdited, settleEdit } from "../internal/element-state.js";
 import { elementValue, formValues } from "../internal/form-values.js";
-import { parsePrediction } from "../prediction.js";
+import { fillPrediction, parsePrediction } from "../prediction.js";
 
 const WINDOW_EVENTS = new Set(["popstate", "hashchange"]);
 
@@ -97,26 +97,34 @@ export class EventBinding {
   send(event) {
     const element = this.element;
     const { topic, env } = this.context;
+    /** @type {import("../action-template.js").PlaceholderSource} */
+    const source = {
+      value: () => elementValue(element),
+      checked: () => Boolean(element.checked),
+      attribute: (name) => element.getAttribute(name),
+      form: () => formValues(element.localName === "form" ? element : (element.form ?? element)),
+      scope: this.region.scope,
+      location: env.window?.location,
+      event,
+    };
     /** @type {unknown} */
     let action;
     try {
-      action = fillTemplate(this.template, {
-        value: () => elementValue(element),
-        checked: () => Boolean(element.checked),
-        attribute: (name) => element.getAttribute(name),
-        form: () => formValues(element.localName === "form" ? element : (element.form ?? element)),
-        scope: this.region.scope,
-        location: env.window?.location,
-        event,
-      });
+      action = fillTemplate(this.template, source);
     } catch (error) {
       console.error("statecast: cannot build the action", error);
       return;
     }
+    let prediction;
+    try {
+      prediction = this.prediction && fillPrediction(this.prediction, source);
+    } catch (error) {
+      console.error(`statecast: data-sc-predict: ${/** @type {Error} */ (error).message}`, element);
+    }
     const state = elementState(element);
     const version = state.version;
     this.setLoading(state, 1);
-    topic.send(action, this.prediction).then(
+    topic.send(action, prediction).then(
       (reply) => {
         this.setLoading(state, -1);
         if (element.classList.contains("sc-error")) element.classList.remove("sc-error");

@@ -34,12 +34,22 @@ public struct RecordedSession: Codable, Equatable, Sendable {
     public var initialState: String
     /// The reducer it runs, e.g. `Counter.reducer(dependencies: .test)`.
     public var reducer: String
+    /// Who sends the actions, e.g. `Viewer(id: "ada", name: "Ada")`, for a feature that
+    /// records senders (`embed(_:from:)`) or shows each viewer their own view
+    /// (`viewState(_:for:)`): the test then sends every action as this viewer and compares
+    /// the view this viewer sees. `nil`: `embed(_:)` and `viewState(_:)`, as for a view
+    /// that is the same for everyone.
+    public var viewer: String?
 
-    public init(feature: String, module: String, initialState: String? = nil, reducer: String? = nil) {
+    public init(
+      feature: String, module: String, initialState: String? = nil, reducer: String? = nil,
+      viewer: String? = nil
+    ) {
       self.feature = feature
       self.module = module
       self.initialState = initialState ?? "\(feature).initialState"
       self.reducer = reducer ?? "\(feature).reducer(dependencies: \(feature).Dependencies())"
+      self.viewer = viewer
     }
   }
 
@@ -72,11 +82,17 @@ public struct RecordedSession: Codable, Equatable, Sendable {
       "@Test func recordedSessionReplays() async throws {",
       "  let store = TestStore(initialState: \(target.initialState), reducer: \(target.reducer))",
       "  store.exhaustivity = .off",
-      "  try expectView(of: store, \(Self.rawLiteral(initialView)))",
     ]
+    // As a viewer: each action sent as them, each view the one they see.
+    let (asViewer, forViewer, viewerParameter, viewerArgument) =
+      target.viewer == nil
+      ? ("", "", "", "") : (", from: viewer", ", for: viewer", " for viewer: Viewer,", " for: viewer,")
+    if let viewer = target.viewer { lines.append("  let viewer = \(viewer)") }
+    lines.append("  try expectView(of: store,\(viewerArgument) \(Self.rawLiteral(initialView)))")
     for step in steps {
-      lines.append("  await store.send(\(feature).embed(try action(\(Self.rawLiteral(step.action)))))")
-      lines.append("  try expectView(of: store, \(Self.rawLiteral(step.view)))")
+      lines.append(
+        "  await store.send(\(feature).embed(try action(\(Self.rawLiteral(step.action)))\(asViewer)))")
+      lines.append("  try expectView(of: store,\(viewerArgument) \(Self.rawLiteral(step.view)))")
     }
     lines += [
       "}",
@@ -86,10 +102,10 @@ public struct RecordedSession: Codable, Equatable, Sendable {
       "}",
       "",
       "private func expectView(",
-      "  of store: TestStore<\(feature).State, \(feature).Action>, _ recorded: String,",
+      "  of store: TestStore<\(feature).State, \(feature).Action>,\(viewerParameter) _ recorded: String,",
       "  sourceLocation: SourceLocation = #_sourceLocation",
       ") throws {",
-      "  let shown = try canonical(JSONEncoder().encode(\(feature).viewState(store.state)))",
+      "  let shown = try canonical(JSONEncoder().encode(\(feature).viewState(store.state\(forViewer))))",
       "  let expected = try canonical(Data(recorded.utf8))",
       "  #expect(shown == expected, \"not the view recorded\", sourceLocation: sourceLocation)",
       "}",

@@ -31,7 +31,10 @@ extension Reducer {
   ///   - command: whether an action asks to undo or redo, and for whom.
   ///   - change: for an action `base` has just applied (`before` and `after` are the
   ///     states around it), who made the change and how to undo it; `nil` for what
-  ///     cannot or need not be undone (a draft, a change that changed nothing).
+  ///     cannot or need not be undone (a draft, a change that changed nothing). It is
+  ///     also asked about the actions `makeAction` makes: its answer for an applied undo
+  ///     step is what redoes it (and for a redo, what undoes it again), so answering
+  ///     `nil` for them leaves nothing to redo.
   ///   - makeAction: the action that applies a step on behalf of a member.
   public static func undoable<Step>(
     _ base: Reducer,

@@ -65,33 +65,40 @@ public struct UndoHistory<Step: Codable & Equatable & Sendable>: Codable, Equata
   }
 
   /// Takes `member`'s newest undo entry off their list; `nil` when they have none.
-  mutating func takeUndo(for member: String) -> Undoable<Step>? {
+  ///
+  /// This and the three below are what ``Reducer/undoable(_:history:command:change:action:)``
+  /// does on an undo or redo: public so that a test asserting every state change with
+  /// `TestStore` can describe the history's part too.
+  @discardableResult
+  public mutating func takeUndo(for member: String) -> Undoable<Step>? {
     members[member]?.notice = nil
     return members[member]?.undo.popLast()
   }
 
   /// Takes `member`'s newest redo entry off their list; `nil` when they have none.
-  mutating func takeRedo(for member: String) -> Undoable<Step>? {
+  @discardableResult
+  public mutating func takeRedo(for member: String) -> Undoable<Step>? {
     members[member]?.notice = nil
     return members[member]?.redo.popLast()
   }
 
   /// Records what an applied undo step did, as the entry that redoes it.
-  mutating func recordUndone(_ inverse: Undoable<Step>, by member: Viewer) {
+  public mutating func recordUndone(_ inverse: Undoable<Step>, by member: Viewer) {
     touch(inverse.targets, by: member)
     let depth = depth
     update(member.id) { Self.push(inverse, onto: &$0.redo, depth: depth) }
   }
 
   /// Records what an applied redo step did, as the entry that undoes it again.
-  mutating func recordRedone(_ inverse: Undoable<Step>, by member: Viewer) {
+  public mutating func recordRedone(_ inverse: Undoable<Step>, by member: Viewer) {
     touch(inverse.targets, by: member)
     let depth = depth
     update(member.id) { Self.push(inverse, onto: &$0.undo, depth: depth) }
   }
 
-  /// Tells `member` that a skipped entry was not applied, and why.
-  mutating func skip(_ entry: Undoable<Step>, for member: String, undoing: Bool) {
+  /// Tells `member` that a skipped entry was not applied, and why (the entry was taken
+  /// with ``takeUndo(for:)`` or ``takeRedo(for:)``; `undoing` says which).
+  public mutating func skip(_ entry: Undoable<Step>, for member: String, undoing: Bool) {
     let verb = undoing ? "undone" : "redone"
     let who = entry.overwrittenBy ?? "Someone"
     members[member]?.notice = "\(who) changed \(entry.label) since, so it was not \(verb)."

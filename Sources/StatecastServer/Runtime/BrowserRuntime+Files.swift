@@ -896,10 +896,21 @@ return source
 const match = STEP.exec(part);
 if (!match) throw new Error(`"${part.trim()}" is not POINTER += NUMBER, POINTER -= NUMBER or POINTER = JSON`);
 const [, pointer, op, text] = match;
-parsePointer(pointer);
+checkPlaceholders(parsePointer(pointer));
 const value = JSON.parse(text);
+checkPlaceholders(value);
 if (op !== "=" && typeof value !== "number") throw new Error(`"${part.trim()}": ${op} takes a number`);
 return { pointer, op: (op), value };
+});
+}
+function fillPrediction(steps, source) {
+return steps.map((step) => {
+const tokens = parsePointer(step.pointer).map((token) => {
+const filled = fillTemplate(token, source);
+if (typeof filled !== "string" && typeof filled !== "number") throw new Error(`${step.pointer}: ${token} has no value here`);
+return String(filled);
+});
+return { pointer: formatPointer(tokens), op: step.op, value: step.op === "=" ? fillTemplate(step.value, source) : step.value };
 });
 }
 class Predictions {
@@ -933,7 +944,7 @@ view(state) {
 let shown = state;
 for (const steps of this.#pending.values()) {
 try {
-const operations = steps.map((step) => ({ op: "replace", path: step.pointer, value: predicted(shown, step) }));
+const operations = steps.map((step) => ({ op: operation(shown, step), path: step.pointer, value: predicted(shown, step) }));
 shown = applyPatch(shown, operations).document;
 } catch (error) {
 if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error;
@@ -941,6 +952,11 @@ if (!(error instanceof PatchError) && !(error instanceof TypeError)) throw error
 }
 return shown;
 }
+}
+function operation(state, step) {
+if (step.op !== "=") return "replace";
+const parent = lookup(state, parsePointer(step.pointer).slice(0, -1));
+return parent !== null && typeof parent === "object" && !Array.isArray(parent) ? "add" : "replace";
 }
 function predicted(state, step) {
 if (step.op === "=") return step.value;
@@ -1006,9 +1022,7 @@ this.send(event);
 send(event) {
 const element = this.element;
 const { topic, env } = this.context;
-let action;
-try {
-action = fillTemplate(this.template, {
+const source = {
 value: () => elementValue(element),
 checked: () => Boolean(element.checked),
 attribute: (name) => element.getAttribute(name),
@@ -1016,15 +1030,24 @@ form: () => formValues(element.localName === "form" ? element : (element.form ??
 scope: this.region.scope,
 location: env.window?.location,
 event,
-});
+};
+let action;
+try {
+action = fillTemplate(this.template, source);
 } catch (error) {
 console.error("statecast: cannot build the action", error);
 return;
 }
+let prediction;
+try {
+prediction = this.prediction && fillPrediction(this.prediction, source);
+} catch (error) {
+console.error(`statecast: data-sc-predict: ${ (error).message}`, element);
+}
 const state = elementState(element);
 const version = state.version;
 this.setLoading(state, 1);
-topic.send(action, this.prediction).then(
+topic.send(action, prediction).then(
 (reply) => {
 this.setLoading(state, -1);
 if (element.classList.contains("sc-error")) element.classList.remove("sc-error");
@@ -5054,7 +5077,7 @@ export function revisionView(document, log, tree, restore) {
 /**
  * "Export session" (the recording, as JSON) and "Export as Swift test", with the Swift
  * names the test needs (the feature's type and module, the store's initial state and
- * reducer), each a download.
+ * reducer, the viewer it acts as), each a download.
  * @param {any} document
  * @param {(tag: string, className: string, text?: string) => any} make
  * @param {(element: any, label: string) => any} labelled
@@ -5070,6 +5093,7 @@ function exportControls(document, make, labelled, recording) {
     ["module", "Module", "App"],
     ["initialState", "Initial state", "FEATURE.initialState"],
     ["reducer", "Reducer", "FEATURE.reducer(dependencies: FEATURE.Dependencies())"],
+    ["viewer", "Viewer", 'Viewer(id: "ada", name: "Ada") (none: the same view for all)'],
   ]) {
     const input = labelled(make("input", "sc-debug-field"), label);
     input.setAttribute("placeholder", placeholder);
@@ -5106,6 +5130,7 @@ function exportControls(document, make, labelled, recording) {
       module: fields.module.value.trim() || "App",
       initialState: fields.initialState.value.trim() || undefined,
       reducer: fields.reducer.value.trim() || undefined,
+      viewer: fields.viewer.value.trim() || undefined,
     };
     download(`${baseName()}.replay.swift`, swiftTestingFile(current(), target), "text/x-swift");
   });
@@ -5129,9 +5154,10 @@ function exportControls(document, make, labelled, recording) {
 /**
  * @typedef {{ topic: string, initialView: string, steps: { action: string, view: string }[] }} Recording
  *   actions and views as JSON texts
- * @typedef {{ feature: string, module: string, initialState?: string, reducer?: string }} ExportTarget
+ * @typedef {{ feature: string, module: string, initialState?: string, reducer?: string, viewer?: string }} ExportTarget
  *   Swift names and expressions: the feature's type, its module, the test store's
- *   initial state (`FEATURE.initialState` by default) and reducer
+ *   initial state (`FEATURE.initialState` by default) and reducer, and the viewer who
+ *   sends the actions and sees the views (`embed(_:from:)`, `viewState(_:for:)`), if any
  */
 
 /**
@@ -5156,11 +5182,16 @@ export function swiftTestingFile(recording, target) {
     "@Test func recordedSessionReplays() async throws {",
     `  let store = TestStore(initialState: ${initialState}, reducer: ${reducer})`,
     "  store.exhaustivity = .off",
-    `  try expectView(of: store, ${rawLiteral(recording.initialView)})`,
   ];
+  // As a viewer: each action sent as them, each view the one they see.
+  const viewer = target.viewer || undefined;
+  const [asViewer, forViewer, viewerParameter, viewerArgument] =
+    viewer === undefined ? ["", "", "", ""] : [", from: viewer", ", for: viewer", " for viewer: Viewer,", " for: viewer,"];
+  if (viewer !== undefined) lines.push(`  let viewer = ${viewer}`);
+  lines.push(`  try expectView(of: store,${viewerArgument} ${rawLiteral(recording.initialView)})`);
   for (const step of recording.steps) {
-    lines.push(`  await store.send(${feature}.embed(try action(${rawLiteral(step.action)})))`);
-    lines.push(`  try expectView(of: store, ${rawLiteral(step.view)})`);
+    lines.push(`  await store.send(${feature}.embed(try action(${rawLiteral(step.action)})${asViewer}))`);
+    lines.push(`  try expectView(of: store,${viewerArgument} ${rawLiteral(step.view)})`);
   }
   lines.push(
     "}",
@@ -5170,10 +5201,10 @@ export function swiftTestingFile(recording, target) {
     "}",
     "",
     "private func expectView(",
-    `  of store: TestStore<${feature}.State, ${feature}.Action>, _ recorded: String,`,
+    `  of store: TestStore<${feature}.State, ${feature}.Action>,${viewerParameter} _ recorded: String,`,
     "  sourceLocation: SourceLocation = #_sourceLocation",
     ") throws {",
-    `  let shown = try canonical(JSONEncoder().encode(${feature}.viewState(store.state)))`,
+    `  let shown = try canonical(JSONEncoder().encode(${feature}.viewState(store.state${forViewer})))`,
     "  let expected = try canonical(Data(recorded.utf8))",
     '  #expect(shown == expected, "not the view recorded", sourceLocation: sourceLocation)',
     "}",
