@@ -6,12 +6,14 @@ import json
 import os
 import pathlib
 import random
+import re
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -175,6 +177,71 @@ def test_an_action_retried_with_its_key_after_kill_9_is_not_applied_twice():
         assert again.states["counter/keys"]["count"] == 2
         reply, _ = again.action("counter/keys", {"increment": {}}, key="retry-me-2")
         assert reply["status"] == "ok" and again.states["counter/keys"]["count"] == 3
+        server.stop()
+
+
+def test_a_guest_who_acted_in_a_room_comes_back_as_itself_after_kill_9():
+    """The `ok` of an action in a durable room means its sender is stored too: a guest
+    that joined and acted moments before a kill -9 (long before the periodic session
+    save) resumes its session, as the same viewer, instead of coming back a stranger to
+    what it did."""
+    with tempfile.TemporaryDirectory(prefix="statecast-guest-") as data:
+        server = Process(data, "--session-save-interval", "3600")
+        tab = Client(server.url)
+        tab.join("counter/guests")
+        reply, _ = tab.action("counter/guests", {"increment": {}})
+        assert reply["status"] == "ok"
+        session = tab.hello["session"]
+        revs = dict(tab.revs)
+        server.kill()
+        tab.close()
+
+        server = Process(data, "--session-save-interval", "3600")
+        again = Client(server.url)
+        reply, before = again.request({"op": "hello", "session": session, "resume": revs})
+        assert reply["resumed"] is True and reply["session"] == session
+        snapshots = {m["topic"]: m for m in before if m["op"] == "snapshot"}
+        assert snapshots["counter/guests"]["state"]["count"] == 1
+        # A tab that only looked at its own counter is not saved before its time.
+        looker = Client(server.url)
+        looker.join("counter")
+        looker_session = looker.hello["session"]
+        server.kill()
+        looker.close()
+        server = Process(data, "--session-save-interval", "3600")
+        probe = Client(server.url)
+        reply, _ = probe.request({"op": "hello", "session": looker_session, "resume": {}})
+        assert reply["resumed"] is False
+        server.stop()
+
+
+def test_a_guest_whose_page_opened_its_session_comes_back_as_itself_after_kill_9():
+    """The same for a session a page's GET opened and joined to the room: saved when its
+    socket resumes it, before the action there is answered."""
+    with tempfile.TemporaryDirectory(prefix="statecast-page-guest-") as data:
+        server = Process(data, "--session-save-interval", "3600")
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/counter.html?room=page-guest", timeout=10) as page:
+            body = page.read().decode()
+        match = re.search(r'<script type="application/json" id="statecast-page">(.*?)</script>', body, re.S)
+        rendered = json.loads(match.group(1))
+        session = rendered["session"]
+        tab = Client(server.url)
+        topic = rendered["topics"]["counter/page-guest"]
+        tab.states["counter/page-guest"] = topic["state"]
+        tab.revs["counter/page-guest"] = topic["rev"]
+        reply, _ = tab.request({"op": "hello", "session": session, "resume": {"counter/page-guest": topic["rev"]}})
+        assert reply["resumed"] is True
+        reply, _ = tab.action("counter/page-guest", {"increment": {}})
+        assert reply["status"] == "ok"
+        server.kill()
+        tab.close()
+
+        server = Process(data, "--session-save-interval", "3600")
+        again = Client(server.url)
+        reply, before = again.request({"op": "hello", "session": session, "resume": {}})
+        assert reply["resumed"] is True and reply["session"] == session
+        snapshots = {m["topic"]: m for m in before if m["op"] == "snapshot"}
+        assert snapshots["counter/page-guest"]["state"]["count"] == 1
         server.stop()
 
 

@@ -291,6 +291,7 @@ final class Connection: @unchecked Sendable {
       if let previousSocket { sink.close(previousSocket, code: 4000, reason: "session resumed elsewhere") }
       topics.reattach(resumed.id, to: id, revisions: revisions)
       lock.withLock { currentSession = resumed }
+      await sessions.topicsDidChange(of: resumed)  // a page's GET may have joined it to a stored room
       return [("session", .string(resumed.id)), ("resumed", .bool(true))]
 
     case .join(let topic, let params, let events):

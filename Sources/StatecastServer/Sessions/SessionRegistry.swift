@@ -110,8 +110,9 @@ final class SessionRegistry: Sendable {
     return session
   }
 
-  /// The session joined or left a topic: its ``SessionSaver`` saves it now in a
-  /// cluster, with the next periodic save elsewhere.
+  /// The session joined or left a topic, or came back on a new socket: its
+  /// ``SessionSaver`` saves it now if it must not wait for the periodic save (in a
+  /// cluster, or in a stored room its last save does not list).
   func topicsDidChange(of session: Session) async {
     await saver?.topicsDidChange(of: session, isHeld: holds)
   }

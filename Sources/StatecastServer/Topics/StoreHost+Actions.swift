@@ -64,6 +64,8 @@ extension StoreHost {
     guarded.withLock { saveState == nil ? nil : $0.stateChanges }
   }
 
+  var isStored: Bool { store.isDurable }
+
   func claimsNewRoom() -> Bool {
     guard let isNewRoom, isNewRoom() else { return false }
     return guarded.withLock { guarded in

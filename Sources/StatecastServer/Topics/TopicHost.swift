@@ -31,6 +31,10 @@ protocol TopicHost: AnyObject, Sendable {
   func claimsNewRoom() -> Bool
   /// Gives the claim back, when the quota refused the action it was for.
   func unclaimNewRoom()
+  /// Whether the topic's changes are committed to storage as they happen (a durable
+  /// room): what a member does there outlives the process, so its session is saved
+  /// before its first action there is answered (``SessionSaver``).
+  var isStored: Bool { get }
   /// The `params` the member joined with (saved with its session).
   func joinParams(of session: String) -> JSON?
   /// For a per-tab store of a durable route: its state as JSON and its revision, to be
@@ -75,6 +79,9 @@ protocol TopicHost: AnyObject, Sendable {
 }
 
 extension TopicHost {
+  /// Not committed here (in-memory topics; a cluster's rooms, whose members' sessions are
+  /// saved at every change of topics anyway).
+  var isStored: Bool { false }
   /// Not a room that a first change creates (per-tab topics, rooms of other processes).
   func claimsNewRoom() -> Bool { false }
   func unclaimNewRoom() {}
