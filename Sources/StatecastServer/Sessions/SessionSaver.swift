@@ -58,8 +58,8 @@ final class SessionSaver: Sendable {
 
   /// The session joined or left a topic, or came back on a new socket. It is saved at
   /// once:
-  /// - in a cluster, when its topics changed since its last save (this process then owns
-  ///   the saved copy, which a browser moving to another process finds);
+  /// - in a cluster, always (this process then owns the saved copy, which a browser
+  ///   moving to another process finds);
   /// - anywhere, when it is in a stored room its last save does not list. An action
   ///   there is answered `ok` once it is stored, and who sent it (a guest's id, by which
   ///   a view per viewer and undo tell members apart) must be stored no later: else a
@@ -67,9 +67,8 @@ final class SessionSaver: Sendable {
   ///
   /// Otherwise the next periodic save takes it.
   func topicsDidChange(of session: Session, isHeld: (String) -> Bool) async {
+    guard savesEveryChange || isInUnsavedStoredRoom(session.id) else { return }
     let marks = saveMarks(of: session.id)
-    guard (savesEveryChange && marks != lastSavedMarks(of: session.id)) || isInUnsavedStoredRoom(session.id)
-    else { return }
     let saved = StoredSession(
       id: session.id, viewer: session.viewer, topics: await savedTopics(of: session.id))
     beginWriting([session.id])
@@ -149,17 +148,12 @@ final class SessionSaver: Sendable {
     }
   }
 
-  /// The marks of the session's last save that storage holds, if any.
-  private func lastSavedMarks(of session: String) -> [String: SaveMark]? {
-    ledger.withLock { $0.lastSaved[session]?.marks }
-  }
-
   /// Whether the session is in a stored room (``TopicHost/isStored``) that its last save
   /// does not list.
   private func isInUnsavedStoredRoom(_ session: String) -> Bool {
     let stored = topics.joinedHosts(of: session).filter { $0.value.isStored }
     guard !stored.isEmpty else { return false }
-    let saved = lastSavedMarks(of: session)
+    let saved = ledger.withLock { $0.lastSaved[session]?.marks }
     return stored.contains { topic, host in saved?[topic]?.host != ObjectIdentifier(host) }
   }
 
