@@ -5,8 +5,8 @@ internal import CLibWebSockets
 ///
 /// Why a class and not `[UInt8]`: a patch of a shared store goes to every member. The
 /// frame is encoded once and the same buffer is queued to each connection by reference;
-/// no connection copies the payload. libwebsockets writes each frame's header into the
-/// headroom just before sending, always on the transport's service thread, so one buffer
+/// no connection copies the payload. The transport writes each frame's header into the
+/// headroom just before sending, always on its service thread, so one buffer
 /// serves every write in turn (the header of a server frame depends only on its length
 /// and kind, so every write puts the same bytes there).
 ///
@@ -20,7 +20,7 @@ internal import CLibWebSockets
 ///     }
 package final class OutboundFrame: @unchecked Sendable {
   // Sendable: the payload is written once in `init` and only read afterwards; the
-  // headroom in front of it is touched by libwebsockets on the service thread only.
+  // headroom in front of it is touched by the transport's service thread only.
 
   /// Whether the frame is sent as a text or a binary WebSocket message.
   package enum Kind: Sendable, Equatable {
@@ -107,7 +107,7 @@ package final class OutboundFrame: @unchecked Sendable {
 
   /// The payload's first byte, preceded by `headroom` writable bytes, for `lws_write`.
   ///
-  /// Service thread only: libwebsockets writes the frame header into the headroom.
+  /// Service thread only: the frame's header is written into the headroom.
   package var writablePayload: UnsafeMutablePointer<UInt8> {
     (storage + Self.headroom).assumingMemoryBound(to: UInt8.self)
   }

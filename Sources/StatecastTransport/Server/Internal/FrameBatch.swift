@@ -33,10 +33,8 @@ struct FrameBatch {
   private var frames: [OutboundFrame] = []
   /// The gathered frames' length on the wire, headers included.
   private var wireBytes = 0
-  /// `LWS_PRE` bytes of headroom, then the frames; reused from batch to batch.
+  /// The frames of a batch of several, headers and payloads; reused from batch to batch.
   private var buffer: [UInt8] = []
-
-  var isEmpty: Bool { frames.isEmpty }
 
   /// The longest payload that still fits in the batch with its header (any length when
   /// the batch is empty: a long frame is written on its own).
